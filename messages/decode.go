@@ -1,0 +1,173 @@
+package messages
+
+import (
+	"errors"
+	"strconv"
+)
+
+// wireEnvelope is the on-the-wire shape. Every member is raw so that
+// absence, null and wrong types can be told apart during validation.
+type wireEnvelope struct {
+	JSONRPC RawMessage `json:"jsonrpc"`
+	ID      RawMessage `json:"id"`
+	Method  RawMessage `json:"method"`
+	Params  RawMessage `json:"params"`
+	Result  RawMessage `json:"result"`
+	Error   RawMessage `json:"error"`
+}
+
+type wireErrorObject struct {
+	Code    RawMessage `json:"code"`
+	Message RawMessage `json:"message"`
+	Data    RawMessage `json:"data"`
+}
+
+// DecodeFrame decodes one received frame: a single message, or a JSON-RPC
+// batch array (which 2025-03-26 servers may send). It returns every valid
+// message in order and one error per invalid part; a frame that is not JSON
+// at all yields no messages and one error. Nothing here panics on any input.
+func DecodeFrame(frame []byte) ([]Message, []error) {
+	frame = trimSpace(frame)
+	if len(frame) == 0 {
+		return nil, []error{invalid("empty frame", frame)}
+	}
+	if len(frame) > MaxMessageBytes {
+		return nil, []error{invalid("frame exceeds MaxMessageBytes", frame[:64])}
+	}
+	if frame[0] == '[' {
+		return decodeBatch(frame)
+	}
+	msg, err := DecodeMessage(frame)
+	if err != nil {
+		return nil, []error{err}
+	}
+	return []Message{msg}, nil
+}
+
+func decodeBatch(frame []byte) ([]Message, []error) {
+	var parts []RawMessage
+	if err := Unmarshal(frame, &parts); err != nil {
+		return nil, []error{invalid("malformed batch: "+err.Error(), frame)}
+	}
+	if len(parts) == 0 {
+		return nil, []error{invalid("empty batch", frame)}
+	}
+	msgs := make([]Message, 0, len(parts))
+	var errs []error
+	for _, p := range parts {
+		m, err := DecodeMessage(p)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		msgs = append(msgs, m)
+	}
+	return msgs, errs
+}
+
+// DecodeMessage decodes and validates one JSON-RPC message object.
+func DecodeMessage(data []byte) (Message, error) {
+	var w wireEnvelope
+	if err := Unmarshal(data, &w); err != nil {
+		return Message{}, invalid("malformed JSON: "+err.Error(), data)
+	}
+	if string(w.JSONRPC) != `"2.0"` {
+		return Message{}, invalid(`jsonrpc must be "2.0"`, data)
+	}
+	var m Message
+	var err error
+	if w.ID != nil {
+		if m.ID, err = parseID(w.ID); err != nil {
+			return Message{}, invalid(err.Error(), data)
+		}
+	}
+	if w.Method != nil {
+		if w.Result != nil || w.Error != nil {
+			return Message{}, invalid("a request or notification cannot carry result or error", data)
+		}
+		if len(w.Method) < 2 || w.Method[0] != '"' {
+			return Message{}, invalid("method must be a string", data)
+		}
+		if err := Unmarshal(w.Method, &m.Method); err != nil || m.Method == "" {
+			return Message{}, invalid("method must be a non-empty string", data)
+		}
+		if w.Params != nil && !isObjectOrArray(w.Params) {
+			return Message{}, invalid("params must be an object or an array", data)
+		}
+		m.Params = nullToNil(w.Params)
+		switch {
+		case w.ID == nil:
+			m.Kind = KindNotification
+		case m.ID.IsNull():
+			return Message{}, invalid("request id must not be null", data)
+		default:
+			m.Kind = KindRequest
+		}
+		return m, nil
+	}
+	// A response.
+	if w.ID == nil {
+		return Message{}, invalid("message has neither method nor id", data)
+	}
+	hasResult, hasError := w.Result != nil, w.Error != nil
+	if hasResult == hasError {
+		return Message{}, invalid("a response must have exactly one of result and error", data)
+	}
+	m.Kind = KindResponse
+	if hasResult {
+		if m.ID.IsNull() {
+			return Message{}, invalid("a success response must have a non-null id", data)
+		}
+		m.Result = w.Result
+		return m, nil
+	}
+	werr, err := decodeWireError(w.Error)
+	if err != nil {
+		return Message{}, invalid(err.Error(), data)
+	}
+	m.Error = werr
+	return m, nil
+}
+
+func decodeWireError(raw RawMessage) (*WireError, error) {
+	var o wireErrorObject
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, errors.New("error must be an object")
+	}
+	if err := Unmarshal(raw, &o); err != nil {
+		return nil, errors.New("malformed error object: " + err.Error())
+	}
+	code, err := strconv.ParseInt(string(trimSpace(o.Code)), 10, 64)
+	if err != nil {
+		return nil, errors.New("error code must be an integer")
+	}
+	if len(o.Message) == 0 || o.Message[0] != '"' {
+		return nil, errors.New("error message must be a string")
+	}
+	e := &WireError{Code: code, Data: nullToNil(o.Data)}
+	if err := Unmarshal(o.Message, &e.Message); err != nil {
+		return nil, errors.New("error message must be a string")
+	}
+	return e, nil
+}
+
+func isObjectOrArray(raw RawMessage) bool {
+	raw = trimSpace(raw)
+	return len(raw) > 0 && (raw[0] == '{' || raw[0] == '[' || string(raw) == "null")
+}
+
+func nullToNil(raw RawMessage) RawMessage {
+	if string(trimSpace(raw)) == "null" {
+		return nil
+	}
+	return raw
+}
+
+func invalid(reason string, frame []byte) error {
+	const show = 120
+	s := string(frame)
+	if len(frame) > show {
+		s = string(frame[:show]) + "…"
+	}
+	return &InvalidMessageError{Reason: reason, Frame: s}
+}
