@@ -106,10 +106,15 @@ func DecodeMessage(data []byte) (Message, error) {
 		return m, nil
 	}
 	// A response.
-	if w.ID == nil {
-		return Message{}, invalid("message has neither method nor id", data)
-	}
 	hasResult, hasError := w.Result != nil, w.Error != nil
+	if w.ID == nil {
+		if !hasError || hasResult {
+			return Message{}, invalid("message has neither method nor id", data)
+		}
+		// 2025-11-25 lets an error response omit the id (when the request's
+		// id could not be read); it means the same as a null id.
+		m.ID = ID{kind: idNull}
+	}
 	if hasResult == hasError {
 		return Message{}, invalid("a response must have exactly one of result and error", data)
 	}

@@ -1,0 +1,102 @@
+package actors
+
+import (
+	"time"
+
+	"github.com/mcpengine/mcpengine/messages"
+)
+
+// Call is one outgoing request, from the caller that made it to the
+// response. The caller fills the exported fields and posts the *Call to the
+// session actor; from then on only the actor touches it, until it closes
+// Done. After Done is closed Result and Err are immutable and safe to read
+// from any goroutine.
+type Call struct {
+	Method string
+	Params messages.RawMessage // already encoded by the caller; nil for none
+
+	// Deadline, when set, is the latest moment an answer is useful (usually
+	// the caller's ctx deadline). The actor also applies Timeout.
+	Deadline time.Time
+	// Timeout is the per-request timeout; zero means the session default.
+	Timeout time.Duration
+	// ResetOnProgress extends the deadline by Timeout on every progress
+	// notification, up to MaxTotal after the request was sent.
+	ResetOnProgress bool
+	MaxTotal        time.Duration
+	// Progress, when set, makes the engine generate a progress token for
+	// this request and receive its notifications/progress, in order, on the
+	// session's dispatcher (never on the reader or the actor).
+	Progress func(messages.ProgressParams)
+	// FailFast makes a call that finds the session not ready fail with
+	// ErrNotReady instead of waiting in the queue.
+	FailFast bool
+
+	// Set by the actor.
+	id       int64
+	sentAt   time.Time
+	deadline time.Time
+	queuedAt time.Time
+	// onDone replaces completion for the actor's own requests (initialize,
+	// resubscribe): it runs inside Receive.
+	onDone func(a *sessionActor, result messages.RawMessage, err error)
+
+	done   chan struct{}
+	Result messages.RawMessage
+	Err    error
+}
+
+// NewCall returns a call ready to be posted.
+func NewCall(method string, params messages.RawMessage) *Call {
+	return &Call{Method: method, Params: params, done: make(chan struct{})}
+}
+
+// Done is closed once Result or Err is set.
+func (c *Call) Done() <-chan struct{} { return c.done }
+
+// finish completes the call once; later completions are ignored (a late
+// response after a timeout, a cancel racing an answer).
+func (c *Call) finish(a *sessionActor, result messages.RawMessage, err error) {
+	if c.onDone != nil {
+		fn := c.onDone
+		c.onDone = nil
+		fn(a, result, err)
+		return
+	}
+	select {
+	case <-c.done:
+		return
+	default:
+	}
+	c.Result, c.Err = result, err
+	close(c.done)
+}
+
+func (c *Call) isFinished() bool {
+	if c.done == nil {
+		return false
+	}
+	select {
+	case <-c.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// Notify is an outgoing notification posted by a caller. Done is closed when
+// it was handed to the writer (or refused, with Err set).
+type Notify struct {
+	Method string
+	Params messages.RawMessage
+	done   chan struct{}
+	Err    error
+}
+
+// NewNotify returns a notification ready to be posted.
+func NewNotify(method string, params messages.RawMessage) *Notify {
+	return &Notify{Method: method, Params: params, done: make(chan struct{})}
+}
+
+// Done is closed once the notification was queued for writing or refused.
+func (n *Notify) Done() <-chan struct{} { return n.done }

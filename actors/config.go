@@ -1,0 +1,101 @@
+package actors
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/supervisor"
+	"github.com/mcpengine/mcpengine/transport"
+)
+
+// Defaults for a session's configuration.
+const (
+	DefaultRequestTimeout = 60 * time.Second
+	DefaultInitTimeout    = 30 * time.Second
+	DefaultMaxInFlight    = 4096
+	DefaultQueueLimit     = 1024
+	DefaultDispatchQueue  = 4096
+	// closeGrace bounds the shutdown of a dead connection's transport after
+	// a failure (the caller's ctx bounds it on Close).
+	closeGrace = 10 * time.Second
+)
+
+// ServerRequestHandler answers a server-initiated request (sampling,
+// elicitation). It runs in its own goroutine; ctx is cancelled when the
+// server cancels the request or the connection goes away.
+type ServerRequestHandler func(ctx context.Context, params messages.RawMessage) (any, error)
+
+// Notification is a server notification as delivered to subscribers.
+type Notification struct {
+	Method string
+	Params messages.RawMessage
+}
+
+// SessionConfig is everything a session needs; it is rebuilt into a new
+// actor on every panic restart, so it must be self-contained.
+type SessionConfig struct {
+	Name      string
+	Dialer    transport.Dialer
+	Handshake Handshake
+
+	RequestTimeout time.Duration
+	InitTimeout    time.Duration
+	MaxInFlight    int
+	QueueLimit     int
+	DispatchQueue  int
+
+	Backoff supervisor.Policy
+	// MaxBudgetedRetries bounds consecutive restarts for failures that carry
+	// a budget (version mismatch); default 5.
+	MaxBudgetedRetries int
+
+	// Roots, when non-nil, is answered to roots/list and advertises the
+	// roots capability (with listChanged).
+	Roots       []messages.Root
+	Sampling    ServerRequestHandler
+	Elicitation ServerRequestHandler
+
+	Logger *slog.Logger
+}
+
+func (c *SessionConfig) withDefaults() {
+	if c.RequestTimeout <= 0 {
+		c.RequestTimeout = DefaultRequestTimeout
+	}
+	if c.InitTimeout <= 0 {
+		c.InitTimeout = DefaultInitTimeout
+	}
+	if c.MaxInFlight <= 0 {
+		c.MaxInFlight = DefaultMaxInFlight
+	}
+	if c.QueueLimit <= 0 {
+		c.QueueLimit = DefaultQueueLimit
+	}
+	if c.DispatchQueue <= 0 {
+		c.DispatchQueue = DefaultDispatchQueue
+	}
+	if c.Logger == nil {
+		c.Logger = slog.New(slog.DiscardHandler)
+	}
+	if c.Handshake == nil {
+		c.Handshake = &LegacyHandshake{}
+	}
+}
+
+// clientCapabilities follows the handlers present: a capability is
+// advertised only when the engine can actually serve it.
+func (c *SessionConfig) clientCapabilities() messages.ClientCapabilities {
+	var caps messages.ClientCapabilities
+	if c.Roots != nil {
+		caps.Roots = &messages.RootsCapability{ListChanged: true}
+	}
+	if c.Sampling != nil {
+		caps.Sampling = &messages.SamplingCapability{}
+	}
+	if c.Elicitation != nil {
+		caps.Elicitation = &messages.ElicitationCapability{}
+	}
+	return caps
+}

@@ -1,0 +1,63 @@
+package actors
+
+import (
+	"context"
+	"sync"
+
+	"github.com/asynkron/protoactor-go/actor"
+)
+
+// Handle is how the public API talks to one session actor: every method
+// posts a message and returns; nothing here touches session state.
+type Handle struct {
+	sh  *Shared
+	pid *actor.PID
+	sys *actor.ActorSystem
+
+	closeOnce sync.Once
+	closeDone chan struct{}
+}
+
+// Shared returns the session's shared state.
+func (h *Handle) Shared() *Shared { return h.sh }
+
+// Post sends a request to the actor; the caller waits on c.Done().
+func (h *Handle) Post(c *Call) { h.sys.Root.Send(h.pid, c) }
+
+// PostNotify sends a notification to the actor; n.Done() closes once it
+// was queued for writing.
+func (h *Handle) PostNotify(n *Notify) { h.sys.Root.Send(h.pid, n) }
+
+// Cancel forgets c and, if it was sent, sends notifications/cancelled.
+func (h *Handle) Cancel(c *Call, reason error) {
+	h.sys.Root.Send(h.pid, &cancelCall{call: c, reason: reason})
+}
+
+// SetRoots replaces the roots answered to roots/list and notifies the server.
+func (h *Handle) SetRoots(roots []RootEntry) { h.sys.Root.Send(h.pid, &setRoots{roots: roots}) }
+
+// TrackSubscription records (on) or forgets a resource subscription so it
+// is replayed after reconnects.
+func (h *Handle) TrackSubscription(uri string, on bool) {
+	h.sys.Root.Send(h.pid, &trackSubscription{uri: uri, on: on})
+}
+
+// TrackLogLevel records the log level to replay after reconnects.
+func (h *Handle) TrackLogLevel(level string) { h.sys.Root.Send(h.pid, &trackLogLevel{level: level}) }
+
+// Close closes the session: pending and queued calls fail with
+// ErrSessionClosed, the transport shuts down within ctx, the actor stops,
+// and Close waits (within ctx) for the session's background goroutines.
+func (h *Handle) Close(ctx context.Context) error {
+	h.closeOnce.Do(func() {
+		h.closeDone = make(chan struct{})
+		h.sys.Root.Send(h.pid, &closeSession{ctx: ctx, done: h.closeDone})
+	})
+	select {
+	case <-h.closeDone:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	h.sh.WaitIdle(ctx.Done())
+	return ctx.Err()
+}

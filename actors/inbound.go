@@ -1,0 +1,196 @@
+package actors
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/mcpengine/mcpengine/messages"
+)
+
+// onFrame routes the messages of one received frame.
+func (a *sessionActor) onFrame(_ actor.Context, m *frameIn) {
+	if a.conn == nil || m.epoch != a.conn.epoch {
+		return // from a connection that is already gone
+	}
+	for i := range m.msgs {
+		msg := &m.msgs[i]
+		switch msg.Kind {
+		case messages.KindResponse:
+			a.onResponse(msg)
+		case messages.KindRequest:
+			a.onServerRequest(msg)
+		case messages.KindNotification:
+			a.onNotification(msg)
+		}
+	}
+}
+
+func (a *sessionActor) onResponse(msg *messages.Message) {
+	id, ok := msg.ID.Int64()
+	var c *Call
+	if ok {
+		c = a.pending[id]
+	}
+	if c == nil {
+		// Late (after a timeout or cancel) or unknown: harmless, but visible.
+		a.sh.stats.LateResponses.Add(1)
+		a.sh.log.Debug("dropped response to no pending request", slog.String("session", a.sh.name), slog.String("id", msg.ID.String()))
+		return
+	}
+	delete(a.pending, id)
+	if msg.Error != nil {
+		c.finish(a, nil, msg.Error)
+		return
+	}
+	c.finish(a, msg.Result, nil)
+}
+
+func (a *sessionActor) onNotification(msg *messages.Message) {
+	switch msg.Method {
+	case messages.NotificationProgress:
+		a.onProgress(msg)
+		return
+	case messages.NotificationCancelled:
+		var p messages.CancelledParams
+		if messages.Unmarshal(msg.Params, &p) == nil {
+			if cancel, ok := a.serverReqs[p.RequestID.String()]; ok {
+				cancel()
+				delete(a.serverReqs, p.RequestID.String())
+			}
+		}
+	}
+	a.sh.deliverNotification(Notification{Method: msg.Method, Params: msg.Params})
+}
+
+// onProgress routes a progress notification to the call whose token it
+// carries, extending that call's deadline when it asked for it.
+func (a *sessionActor) onProgress(msg *messages.Message) {
+	var p messages.ProgressParams
+	if err := messages.Unmarshal(msg.Params, &p); err != nil {
+		a.sh.stats.InvalidFrames.Add(1)
+		return
+	}
+	id, ok := p.ProgressToken.Int64()
+	if !ok {
+		return
+	}
+	c := a.pending[id]
+	if c == nil || c.Progress == nil {
+		return
+	}
+	if c.ResetOnProgress {
+		now := time.Now()
+		d := now.Add(a.timeoutFor(c))
+		if c.MaxTotal > 0 && d.After(c.sentAt.Add(c.MaxTotal)) {
+			d = c.sentAt.Add(c.MaxTotal)
+		}
+		if !c.Deadline.IsZero() && d.After(c.Deadline) {
+			d = c.Deadline
+		}
+		if d.After(c.deadline) {
+			c.deadline = d
+		}
+	}
+	fn := c.Progress
+	a.sh.disp.post(func() { fn(p) })
+}
+
+// onServerRequest answers what the engine can answer itself (ping,
+// roots/list) and hands sampling and elicitation to the configured
+// handlers in their own goroutines.
+func (a *sessionActor) onServerRequest(msg *messages.Message) {
+	switch msg.Method {
+	case messages.MethodPing:
+		a.reply(msg.ID, nil, nil)
+		return
+	case messages.MethodRootsList:
+		if a.sh.roots != nil {
+			a.reply(msg.ID, &messages.ListRootsResult{Roots: a.sh.roots}, nil)
+			return
+		}
+	case messages.MethodSamplingCreateMessage:
+		if h := a.sh.cfg.Sampling; h != nil {
+			a.runHandler(msg, h)
+			return
+		}
+	case messages.MethodElicitationCreate:
+		if h := a.sh.cfg.Elicitation; h != nil {
+			a.runHandler(msg, h)
+			return
+		}
+	}
+	a.reply(msg.ID, nil, &messages.WireError{Code: messages.CodeMethodNotFound, Message: "method not found: " + msg.Method})
+}
+
+func (a *sessionActor) runHandler(msg *messages.Message, h ServerRequestHandler) {
+	ctx, cancel := context.WithCancel(context.Background())
+	key := msg.ID.String()
+	if old, ok := a.serverReqs[key]; ok {
+		old() // a server reusing an id supersedes the old request
+	}
+	a.serverReqs[key] = cancel
+	epoch, id, params := a.conn.epoch, msg.ID, msg.Params
+	sys, self := a.sh.sys, a.self
+	a.sh.background.Add(1)
+	// Owner: the session (Shared.background). Exits when the user's
+	// handler returns; its ctx is cancelled on notifications/cancelled,
+	// connection loss and Close.
+	go func() {
+		defer a.sh.background.Done()
+		defer cancel()
+		result, err := safeHandle(ctx, h, params)
+		sys.Root.Send(self, &serverReplyReady{epoch: epoch, id: id, result: result, err: err})
+	}()
+}
+
+func safeHandle(ctx context.Context, h ServerRequestHandler, params messages.RawMessage) (result any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &messages.WireError{Code: messages.CodeInternalError, Message: "client handler panicked"}
+		}
+	}()
+	return h(ctx, params)
+}
+
+func (a *sessionActor) onServerReply(m *serverReplyReady) {
+	if a.conn == nil || a.conn.epoch != m.epoch {
+		return
+	}
+	key := m.id.String()
+	if _, live := a.serverReqs[key]; !live {
+		return // cancelled by the server: no response is sent
+	}
+	delete(a.serverReqs, key)
+	a.reply(m.id, m.result, m.err)
+}
+
+// reply writes a response to a server request.
+func (a *sessionActor) reply(id messages.ID, result any, err error) {
+	if err != nil {
+		we, ok := err.(*messages.WireError)
+		if !ok {
+			we = &messages.WireError{Code: messages.CodeInternalError, Message: err.Error()}
+		}
+		a.write(messages.AppendError(getFrameBuf(), id, we))
+		return
+	}
+	var raw messages.RawMessage
+	if result != nil {
+		var merr error
+		if raw, merr = messages.Marshal(result); merr != nil {
+			a.write(messages.AppendError(getFrameBuf(), id, &messages.WireError{Code: messages.CodeInternalError, Message: merr.Error()}))
+			return
+		}
+	}
+	a.write(messages.AppendResult(getFrameBuf(), id, raw))
+}
+
+func (a *sessionActor) onSetRoots(m *setRoots) {
+	a.sh.roots = append([]RootEntry{}, m.roots...)
+	if a.state == StateReady {
+		a.write(messages.AppendNotification(getFrameBuf(), messages.NotificationRootsListChanged, nil))
+	}
+}

@@ -1,0 +1,209 @@
+package actors
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/supervisor"
+)
+
+// startConnecting begins a new epoch: dial in a goroutine (a subprocess
+// start or, later, an HTTP round trip must never block Receive).
+func (a *sessionActor) startConnecting(ctx actor.Context) {
+	a.sh.epoch++
+	epoch := a.sh.epoch
+	a.setState(StateConnecting, nil)
+	dctx, cancel := context.WithTimeout(context.Background(), a.sh.cfg.InitTimeout)
+	a.dialCancel = cancel
+	dialer, sys, self := a.sh.cfg.Dialer, a.sh.sys, a.self
+	a.sh.background.Add(1)
+	// Owner: the session actor. Exits when Dial returns (bounded by the
+	// init timeout, cancelled by Close).
+	go func() {
+		defer a.sh.background.Done()
+		conn, err := dialer.Dial(dctx)
+		sys.Root.Send(self, &dialed{epoch: epoch, conn: conn, err: err})
+	}()
+}
+
+func (a *sessionActor) onDialed(ctx actor.Context, m *dialed) {
+	if a.dialCancel != nil {
+		a.dialCancel()
+		a.dialCancel = nil
+	}
+	if m.epoch != a.sh.epoch || a.state != StateConnecting {
+		// A dial that finished after Close or a newer attempt.
+		if m.conn != nil {
+			a.closeInBackground(&connection{conn: m.conn}, nil)
+		}
+		return
+	}
+	if m.err != nil {
+		a.sh.log.Debug("dial failed", slog.String("session", a.sh.name), slog.Any("error", m.err))
+		a.retryLater(ctx, m.err)
+		return
+	}
+	c := &connection{epoch: m.epoch, conn: m.conn, box: &outbox{}, readerDone: make(chan struct{})}
+	c.writer = ctx.Spawn(actor.PropsFromProducer(func() actor.Actor {
+		return &writerActor{epoch: c.epoch, conn: c.conn, box: c.box, session: a.self}
+	}))
+	a.conn = c
+	// Owner: the session actor's connection. Exits when ReadFrame fails,
+	// which Close of the connection guarantees.
+	go runReader(a.sh.sys, a.self, c.epoch, c.conn, a.sh, c.readerDone)
+	a.setState(StateInitializing, nil)
+	a.beginHandshake()
+}
+
+func (a *sessionActor) beginHandshake() {
+	hs := a.sh.cfg.Handshake
+	method, params := hs.Request(a.sh.cfg.clientCapabilities())
+	raw, err := messages.Marshal(params)
+	if err != nil {
+		a.connectionFailed(nil, err)
+		return
+	}
+	c := NewCall(method, raw)
+	c.Timeout = a.sh.cfg.InitTimeout
+	epoch := a.conn.epoch
+	c.onDone = func(a *sessionActor, result messages.RawMessage, err error) {
+		if a.conn == nil || a.conn.epoch != epoch {
+			return
+		}
+		if err == nil {
+			var neg Negotiated
+			neg, err = hs.Accept(result)
+			if err == nil {
+				a.becomeReady(neg)
+				return
+			}
+		}
+		a.connectionFailed(nil, err)
+	}
+	a.transmit(c)
+}
+
+func (a *sessionActor) becomeReady(neg Negotiated) {
+	a.sh.negotiated.Store(&neg)
+	if method, ok := a.sh.cfg.Handshake.Completed(); ok {
+		a.write(messages.AppendNotification(getFrameBuf(), method, nil))
+	}
+	a.restarter.Reset()
+	a.setState(StateReady, nil)
+	a.replaySessionState()
+	queued := a.queue
+	a.queue = nil
+	for _, c := range queued {
+		if !c.isFinished() {
+			a.transmit(c)
+		}
+	}
+}
+
+// replaySessionState re-sends what the server forgot with the old
+// connection: resource subscriptions and the log level.
+func (a *sessionActor) replaySessionState() {
+	logFailure := func(what string) func(*sessionActor, messages.RawMessage, error) {
+		return func(a *sessionActor, _ messages.RawMessage, err error) {
+			if err != nil {
+				a.sh.log.Warn("replay after reconnect failed", slog.String("session", a.sh.name), slog.String("what", what), slog.Any("error", err))
+			}
+		}
+	}
+	for uri := range a.sh.subscriptions {
+		raw, _ := messages.Marshal(&messages.SubscribeParams{URI: uri})
+		c := NewCall(messages.MethodResourcesSubscribe, raw)
+		c.onDone = logFailure("subscribe " + uri)
+		a.transmit(c)
+	}
+	if a.sh.logLevel != "" {
+		raw, _ := messages.Marshal(&messages.SetLevelParams{Level: messages.LoggingLevel(a.sh.logLevel)})
+		c := NewCall(messages.MethodLoggingSetLevel, raw)
+		c.onDone = logFailure("logging/setLevel")
+		a.transmit(c)
+	}
+}
+
+// connectionFailed is the single path out of connecting/initializing/ready
+// on any failure: fail what was sent, drop the connection, then back off or
+// close for good as the supervisor's classification says.
+func (a *sessionActor) connectionFailed(ctx actor.Context, err error) {
+	if a.state == StateClosed {
+		return
+	}
+	a.sh.log.Debug("connection failed", slog.String("session", a.sh.name), slog.Any("error", err))
+	a.failInFlight(&ConnectionLostError{Cause: err})
+	a.dropConnection(ctx)
+	a.retryLater(ctx, err)
+}
+
+func (a *sessionActor) retryLater(ctx actor.Context, err error) {
+	delay, ok := a.restarter.Next(supervisor.Classify(err))
+	if !ok {
+		a.closeForGood(err)
+		return
+	}
+	a.sh.stats.Restarts.Add(1)
+	a.setState(StateBackoff, err)
+	epoch := a.sh.epoch
+	sys, self := a.sh.sys, a.self
+	if a.retryTimer != nil {
+		a.retryTimer.Stop()
+	}
+	// time.AfterFunc starts no goroutine until it fires; it then only posts
+	// a message, so the actor never sleeps.
+	a.retryTimer = time.AfterFunc(delay, func() { sys.Root.Send(self, &retryNow{epoch: epoch}) })
+}
+
+// dropConnection forgets the current connection and shuts it down in the
+// background (a subprocess may take seconds to exit).
+func (a *sessionActor) dropConnection(ctx actor.Context) {
+	c := a.conn
+	if c == nil {
+		return
+	}
+	a.conn = nil
+	for key, cancel := range a.serverReqs {
+		cancel()
+		delete(a.serverReqs, key)
+	}
+	if c.writer != nil {
+		a.sh.sys.Root.Stop(c.writer)
+	}
+	a.closeInBackground(c, nil)
+}
+
+func (a *sessionActor) closeInBackground(c *connection, bound context.Context) {
+	a.sh.background.Add(1)
+	// Owner: the session (Shared.background). Exits when the transport's
+	// Close returns, bounded by closeGrace or the caller's ctx.
+	go func() {
+		defer a.sh.background.Done()
+		ctx, cancel := context.WithTimeout(context.Background(), closeGrace)
+		defer cancel()
+		if bound != nil {
+			var stop context.CancelFunc
+			ctx, stop = context.WithTimeout(bound, closeGrace)
+			defer stop()
+		}
+		_ = c.conn.Close(ctx)
+		if c.readerDone != nil {
+			<-c.readerDone
+		}
+	}()
+}
+
+// closeForGood moves to closed with a cause (retry budget spent, permanent
+// error).
+func (a *sessionActor) closeForGood(cause error) {
+	a.stopTimers()
+	a.sh.closeErr = cause
+	a.failInFlight(&ClosedError{Cause: cause})
+	a.failQueue(&ClosedError{Cause: cause})
+	a.setState(StateClosed, cause)
+	close(a.sh.closed)
+}

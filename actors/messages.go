@@ -1,0 +1,96 @@
+package actors
+
+import (
+	"context"
+
+	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/transport"
+)
+
+// Messages of the session actor. Every one is sent as a pointer. Besides
+// these, the actor receives *Call (from callers: send a request; answered
+// by closing Call.Done) and *Notify (from callers: send a notification).
+// Messages tagged with an epoch come from one connection's helpers and are
+// ignored once that connection is gone.
+
+// cancelCall is sent by a caller whose ctx ended (or Future.Cancel): forget
+// the request and tell the server with notifications/cancelled. No reply.
+type cancelCall struct {
+	call   *Call
+	reason error
+}
+
+// frameIn is sent by the reader goroutine with the valid messages of one
+// received frame. No reply.
+type frameIn struct {
+	epoch uint64
+	msgs  []messages.Message
+}
+
+// connFailed is sent by the reader goroutine when ReadFrame fails, and by
+// the writer actor when WriteFrames fails. No reply.
+type connFailed struct {
+	epoch uint64
+	err   error
+}
+
+// dialed is sent by the dial goroutine with the new connection or the
+// error. No reply.
+type dialed struct {
+	epoch uint64
+	conn  transport.Conn
+	err   error
+}
+
+// retryNow is sent by the backoff timer when it is time to reconnect. No reply.
+type retryNow struct {
+	epoch uint64
+}
+
+// sweepDue is sent by the deadline timer: expire overdue requests. No reply.
+type sweepDue struct{}
+
+// serverReplyReady is sent by a handler goroutine (sampling, elicitation)
+// with its answer to a server request. No reply.
+type serverReplyReady struct {
+	epoch  uint64
+	id     messages.ID
+	result any
+	err    error
+}
+
+// setRoots is sent by Session.SetRoots: answer roots/list with these from
+// now on and tell the server the list changed. No reply.
+type setRoots struct {
+	roots []RootEntry
+}
+
+// trackSubscription is sent by the subscribe helpers after the server
+// confirmed (or before unsubscribing) so that the session replays its
+// subscriptions after every reconnect. No reply.
+type trackSubscription struct {
+	uri string
+	on  bool
+}
+
+// trackLogLevel is sent by SetLogLevel after the server confirmed, so the
+// level is replayed after every reconnect. No reply.
+type trackLogLevel struct {
+	level string
+}
+
+// closeSession is sent by Session.Close: fail everything, close the
+// connection (bounded by ctx), stop. Answered by closing done.
+type closeSession struct {
+	ctx  context.Context
+	done chan struct{}
+}
+
+// flushOutbox is sent by the session actor to its writer when the outbox
+// turns non-empty. No reply.
+type flushOutbox struct{}
+
+var flushSignal = &flushOutbox{}
+
+// RootEntry is a root the client exposes (alias kept small for the API).
+type RootEntry = messages.Root

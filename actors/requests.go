@@ -1,0 +1,222 @@
+package actors
+
+import (
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/mcpengine/mcpengine/messages"
+)
+
+// onCall admits a caller's request: straight to the wire when ready,
+// otherwise into the bounded wait queue until ready or its deadline.
+func (a *sessionActor) onCall(_ actor.Context, c *Call) {
+	a.sh.stats.Requests.Add(1)
+	switch a.state {
+	case StateReady:
+		a.transmit(c)
+	case StateClosed:
+		c.finish(a, nil, &ClosedError{Cause: a.sh.closeErr})
+	default:
+		if c.FailFast {
+			c.finish(a, nil, ErrNotReady)
+			return
+		}
+		if len(a.queue) >= a.sh.cfg.QueueLimit {
+			c.finish(a, nil, ErrQueueFull)
+			return
+		}
+		now := time.Now()
+		c.queuedAt = now
+		c.deadline = a.deadlineFor(c, now)
+		a.queue = append(a.queue, c)
+		a.armSweep(c.deadline)
+	}
+}
+
+func (a *sessionActor) timeoutFor(c *Call) time.Duration {
+	if c.Timeout > 0 {
+		return c.Timeout
+	}
+	return a.sh.cfg.RequestTimeout
+}
+
+func (a *sessionActor) deadlineFor(c *Call, now time.Time) time.Time {
+	d := now.Add(a.timeoutFor(c))
+	if !c.Deadline.IsZero() && c.Deadline.Before(d) {
+		d = c.Deadline
+	}
+	return d
+}
+
+// transmit assigns an id, records the call as pending and hands its frame
+// to the writer. Checks that can refuse it come first, so a refused call
+// never reached the wire (SafeToRetry).
+func (a *sessionActor) transmit(c *Call) {
+	if c.onDone == nil {
+		if neg := a.sh.negotiated.Load(); neg != nil {
+			if err := checkCapability(c.Method, neg); err != nil {
+				c.finish(a, nil, err)
+				return
+			}
+		}
+		if len(a.pending) >= a.sh.cfg.MaxInFlight {
+			c.finish(a, nil, ErrTooManyInFlight)
+			return
+		}
+	}
+	now := time.Now()
+	if !c.Deadline.IsZero() && !now.Before(c.Deadline) {
+		c.finish(a, nil, &TimeoutError{Method: c.Method, After: a.timeoutFor(c)})
+		return
+	}
+	a.nextID++
+	c.id = a.nextID
+	c.sentAt = now
+	c.deadline = a.deadlineFor(c, now)
+	a.pending[c.id] = c
+	a.armSweep(c.deadline)
+
+	params := c.Params
+	if c.Progress != nil {
+		params = withProgressToken(params, c.id)
+	}
+	a.write(messages.AppendRequest(getFrameBuf(), messages.NumberID(c.id), c.Method, params))
+}
+
+// write queues one frame for the writer actor.
+func (a *sessionActor) write(frame []byte) {
+	if a.conn == nil {
+		putFrameBuf(frame)
+		return
+	}
+	a.sh.stats.FramesOut.Add(1)
+	if a.conn.box.push(frame) {
+		a.sh.sys.Root.Send(a.conn.writer, flushSignal)
+	}
+}
+
+func (a *sessionActor) onNotify(n *Notify) {
+	if a.state != StateReady || a.conn == nil {
+		n.Err = ErrNotReady
+	} else {
+		a.write(messages.AppendNotification(getFrameBuf(), n.Method, n.Params))
+	}
+	close(n.done)
+}
+
+// onCancel forgets a request whose caller gave up and, if it was sent,
+// tells the server so it can stop working on it.
+func (a *sessionActor) onCancel(m *cancelCall) {
+	c := m.call
+	if c.isFinished() {
+		return
+	}
+	if c.id != 0 && a.pending[c.id] == c {
+		delete(a.pending, c.id)
+		a.sendCancelled(c.id, m.reason)
+	} else {
+		a.removeQueued(c)
+	}
+	c.finish(a, nil, m.reason)
+}
+
+func (a *sessionActor) sendCancelled(id int64, reason error) {
+	p := messages.CancelledParams{RequestID: messages.NumberID(id)}
+	if reason != nil {
+		p.Reason = reason.Error()
+	}
+	raw, err := messages.Marshal(&p)
+	if err == nil {
+		a.write(messages.AppendNotification(getFrameBuf(), messages.NotificationCancelled, raw))
+	}
+}
+
+func (a *sessionActor) removeQueued(c *Call) {
+	for i, q := range a.queue {
+		if q == c {
+			a.queue = append(a.queue[:i], a.queue[i+1:]...)
+			return
+		}
+	}
+}
+
+// armSweep makes sure the one deadline timer of this session fires no later
+// than t. Per-request timers would cost a timer per call; one timer at the
+// earliest deadline costs nothing on the hot path (a comparison).
+func (a *sessionActor) armSweep(t time.Time) {
+	if !a.sweepAt.IsZero() && !t.Before(a.sweepAt) {
+		return
+	}
+	a.sweepAt = t
+	d := time.Until(t)
+	if a.sweepTimer == nil {
+		sys, self := a.sh.sys, a.self
+		a.sweepTimer = time.AfterFunc(d, func() { sys.Root.Send(self, &sweepDue{}) })
+		return
+	}
+	a.sweepTimer.Reset(d)
+}
+
+// sweep expires overdue requests (pending: with notifications/cancelled;
+// queued: never sent) and re-arms the timer for the next deadline.
+func (a *sessionActor) sweep() {
+	now := time.Now()
+	a.sweepAt = time.Time{}
+	var next time.Time
+	consider := func(t time.Time) {
+		if next.IsZero() || t.Before(next) {
+			next = t
+		}
+	}
+	for id, c := range a.pending {
+		if now.Before(c.deadline) {
+			consider(c.deadline)
+			continue
+		}
+		delete(a.pending, id)
+		a.sh.stats.Timeouts.Add(1)
+		if c.onDone == nil {
+			a.sendCancelled(id, &TimeoutError{Method: c.Method, After: a.timeoutFor(c)})
+		}
+		c.finish(a, nil, &TimeoutError{Method: c.Method, After: a.timeoutFor(c)})
+	}
+	kept := a.queue[:0]
+	for _, c := range a.queue {
+		if c.isFinished() {
+			continue
+		}
+		if now.Before(c.deadline) {
+			consider(c.deadline)
+			kept = append(kept, c)
+			continue
+		}
+		a.sh.stats.Timeouts.Add(1)
+		c.finish(a, nil, &TimeoutError{Method: c.Method, After: a.timeoutFor(c)})
+	}
+	for i := len(kept); i < len(a.queue); i++ {
+		a.queue[i] = nil
+	}
+	a.queue = kept
+	if !next.IsZero() {
+		a.armSweep(next)
+	}
+}
+
+// failInFlight fails every sent request at once: their fate on the server
+// is unknown, and no caller may hang on a dead connection.
+func (a *sessionActor) failInFlight(err error) {
+	for id, c := range a.pending {
+		delete(a.pending, id)
+		c.finish(a, nil, err)
+	}
+}
+
+// failQueue fails every request still waiting for ready.
+func (a *sessionActor) failQueue(err error) {
+	q := a.queue
+	a.queue = nil
+	for _, c := range q {
+		c.finish(a, nil, err)
+	}
+}

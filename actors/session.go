@@ -1,0 +1,143 @@
+package actors
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/mcpengine/mcpengine/supervisor"
+	"github.com/mcpengine/mcpengine/transport"
+)
+
+// sessionActor is one MCP server connection's state machine:
+//
+//	connecting ──► initializing ──► ready ──► closed
+//	     ▲               │            │
+//	     └── backoff ◄───┴────────────┘   EOF, transport error, init timeout
+//
+// It owns the pending-request map, id allocation, the wait queue, the
+// negotiated facts and the deadline sweep. A new instance is created on a
+// panic restart; what must survive lives in Shared.
+type sessionActor struct {
+	sh        *Shared
+	self      *actor.PID
+	state     State
+	conn      *connection
+	restarter *supervisor.Restarter
+
+	nextID  int64
+	pending map[int64]*Call
+	queue   []*Call // calls waiting for ready, in arrival order
+
+	// server-initiated requests being handled, by id (String form keeps the
+	// number/string distinction), to cancel them on notifications/cancelled.
+	serverReqs map[string]context.CancelFunc
+
+	sweepTimer *time.Timer
+	sweepAt    time.Time
+	retryTimer *time.Timer
+	dialCancel context.CancelFunc
+}
+
+// connection is the live transport of one epoch and its helpers.
+type connection struct {
+	epoch      uint64
+	conn       transport.Conn
+	writer     *actor.PID
+	box        *outbox
+	readerDone chan struct{}
+}
+
+// NewSessionProps returns the props that create (and on panic, re-create)
+// the session actor for sh.
+func NewSessionProps(sh *Shared) *actor.Props {
+	return actor.PropsFromProducer(func() actor.Actor {
+		return &sessionActor{
+			sh:         sh,
+			pending:    map[int64]*Call{},
+			serverReqs: map[string]context.CancelFunc{},
+			restarter:  supervisor.NewRestarter(sh.cfg.Backoff, sh.cfg.MaxBudgetedRetries, nil),
+		}
+	})
+}
+
+// Receive is the actor's single entry point; each case is one message kind
+// from messages.go.
+func (a *sessionActor) Receive(ctx actor.Context) {
+	switch m := ctx.Message().(type) {
+	case *Call:
+		a.onCall(ctx, m)
+	case *frameIn:
+		a.onFrame(ctx, m)
+	case *cancelCall:
+		a.onCancel(m)
+	case *Notify:
+		a.onNotify(m)
+	case *sweepDue:
+		a.sweep()
+	case *connFailed:
+		if a.conn != nil && m.epoch == a.conn.epoch {
+			a.connectionFailed(ctx, m.err)
+		}
+	case *dialed:
+		a.onDialed(ctx, m)
+	case *retryNow:
+		if a.state == StateBackoff && m.epoch == a.sh.epoch {
+			a.startConnecting(ctx)
+		}
+	case *serverReplyReady:
+		a.onServerReply(m)
+	case *setRoots:
+		a.onSetRoots(m)
+	case *trackSubscription:
+		if m.on {
+			a.sh.subscriptions[m.uri] = struct{}{}
+		} else {
+			delete(a.sh.subscriptions, m.uri)
+		}
+	case *trackLogLevel:
+		a.sh.logLevel = m.level
+	case *closeSession:
+		a.onClose(ctx, m)
+	case *actor.Started:
+		a.self = ctx.Self()
+		a.state = State(a.sh.state.Load())
+		a.startConnecting(ctx)
+	case *actor.Restarting:
+		// The old instance, after a panic: nobody may be left waiting on
+		// state this instance is about to lose.
+		a.sh.stats.Restarts.Add(1)
+		a.failInFlight(&ConnectionLostError{Cause: fmt.Errorf("session actor restarted after a panic")})
+		a.failQueue(&ConnectionLostError{Cause: fmt.Errorf("session actor restarted after a panic")})
+		a.dropConnection(ctx)
+		a.stopTimers()
+	case *actor.Stopping:
+		a.stopTimers()
+	}
+}
+
+func (a *sessionActor) send(msg any) { a.sh.sys.Root.Send(a.self, msg) }
+
+func (a *sessionActor) setState(to State, err error) {
+	from := a.state
+	if from == to && err == nil {
+		return
+	}
+	a.state = to
+	a.sh.publishState(StateChange{From: from, To: to, Err: err, Attempt: a.restarter.Attempts()})
+}
+
+func (a *sessionActor) stopTimers() {
+	if a.sweepTimer != nil {
+		a.sweepTimer.Stop()
+	}
+	if a.retryTimer != nil {
+		a.retryTimer.Stop()
+	}
+	if a.dialCancel != nil {
+		a.dialCancel()
+		a.dialCancel = nil
+	}
+}

@@ -1,0 +1,213 @@
+package actors
+
+import (
+	"log/slog"
+	"sync"
+	"sync/atomic"
+
+	"github.com/asynkron/protoactor-go/actor"
+)
+
+// Shared is the part of a session that outlives any one actor instance: the
+// configuration a restarted actor is rebuilt from, the facts callers read
+// without a round trip (state, negotiated version, stats), and the
+// subscriber lists. Fields marked "actor only" are touched exclusively by
+// the current session actor instance.
+type Shared struct {
+	name string
+	cfg  SessionConfig
+	sys  *actor.ActorSystem
+	log  *slog.Logger
+
+	state      atomic.Int32
+	stateMu    sync.Mutex
+	stateCh    chan struct{} // closed and replaced on every change
+	lastErr    atomic.Pointer[errBox]
+	negotiated atomic.Pointer[Negotiated]
+	closed     chan struct{} // closed once the session is closed for good
+	closeErr   error         // set before closed is closed
+
+	stats Stats
+	disp  *dispatcher
+
+	watchMu      sync.Mutex
+	nextWatch    int
+	notifyWatch  map[int]func(Notification)
+	stateWatch   map[int]func(StateChange)
+	hasNotifyers atomic.Bool
+
+	// background goroutines that close dead connections or run handlers;
+	// Close waits for them.
+	background sync.WaitGroup
+
+	// actor only: survives panic restarts.
+	epoch         uint64
+	roots         []RootEntry
+	subscriptions map[string]struct{}
+	logLevel      string
+}
+
+type errBox struct{ err error }
+
+// Stats are a session's counters, readable at any time.
+type Stats struct {
+	FramesIn      atomic.Uint64
+	FramesOut     atomic.Uint64
+	InvalidFrames atomic.Uint64
+	LateResponses atomic.Uint64
+	Restarts      atomic.Uint64
+	Requests      atomic.Uint64
+	Timeouts      atomic.Uint64
+}
+
+// NewShared prepares a session's shared state. cfg gets its defaults here.
+func NewShared(sys *actor.ActorSystem, cfg SessionConfig) *Shared {
+	cfg.withDefaults()
+	sh := &Shared{
+		name:          cfg.Name,
+		cfg:           cfg,
+		sys:           sys,
+		log:           cfg.Logger,
+		stateCh:       make(chan struct{}),
+		closed:        make(chan struct{}),
+		disp:          newDispatcher(cfg.DispatchQueue),
+		notifyWatch:   map[int]func(Notification){},
+		stateWatch:    map[int]func(StateChange){},
+		subscriptions: map[string]struct{}{},
+	}
+	if cfg.Roots != nil {
+		sh.roots = append([]RootEntry{}, cfg.Roots...)
+	}
+	return sh
+}
+
+// Name is the session's name.
+func (sh *Shared) Name() string { return sh.name }
+
+// Config returns the session's configuration (with defaults applied).
+func (sh *Shared) Config() *SessionConfig { return &sh.cfg }
+
+// State is the current state.
+func (sh *Shared) State() State { return State(sh.state.Load()) }
+
+// StateChanged returns a channel closed at the next state change.
+func (sh *Shared) StateChanged() <-chan struct{} {
+	sh.stateMu.Lock()
+	defer sh.stateMu.Unlock()
+	return sh.stateCh
+}
+
+// LastError is the most recent connection failure (nil if none).
+func (sh *Shared) LastError() error {
+	if b := sh.lastErr.Load(); b != nil {
+		return b.err
+	}
+	return nil
+}
+
+// Negotiated is what the last handshake learned (nil before the first).
+func (sh *Shared) Negotiated() *Negotiated { return sh.negotiated.Load() }
+
+// Closed is closed once the session is closed for good.
+func (sh *Shared) Closed() <-chan struct{} { return sh.closed }
+
+// CloseErr is why the session closed (nil when Close was called). Valid
+// once Closed() is closed.
+func (sh *Shared) CloseErr() error { return sh.closeErr }
+
+// Stats returns the live counters.
+func (sh *Shared) Stats() *Stats { return &sh.stats }
+
+// DroppedCallbacks counts events dropped because the dispatcher was full.
+func (sh *Shared) DroppedCallbacks() uint64 { return sh.disp.dropped.Load() }
+
+// WatchNotifications registers fn for every server notification other than
+// progress; it runs on the session's dispatcher. The returned func removes it.
+func (sh *Shared) WatchNotifications(fn func(Notification)) func() {
+	sh.watchMu.Lock()
+	id := sh.nextWatch
+	sh.nextWatch++
+	sh.notifyWatch[id] = fn
+	sh.hasNotifyers.Store(true)
+	sh.watchMu.Unlock()
+	return func() {
+		sh.watchMu.Lock()
+		delete(sh.notifyWatch, id)
+		sh.hasNotifyers.Store(len(sh.notifyWatch) > 0)
+		sh.watchMu.Unlock()
+	}
+}
+
+// WatchState registers fn for every state change, in order, on the
+// session's dispatcher. The returned func removes it.
+func (sh *Shared) WatchState(fn func(StateChange)) func() {
+	sh.watchMu.Lock()
+	id := sh.nextWatch
+	sh.nextWatch++
+	sh.stateWatch[id] = fn
+	sh.watchMu.Unlock()
+	return func() {
+		sh.watchMu.Lock()
+		delete(sh.stateWatch, id)
+		sh.watchMu.Unlock()
+	}
+}
+
+func (sh *Shared) publishState(ch StateChange) {
+	sh.state.Store(int32(ch.To))
+	if ch.Err != nil {
+		sh.lastErr.Store(&errBox{ch.Err})
+	}
+	sh.stateMu.Lock()
+	close(sh.stateCh)
+	sh.stateCh = make(chan struct{})
+	sh.stateMu.Unlock()
+
+	sh.watchMu.Lock()
+	fns := make([]func(StateChange), 0, len(sh.stateWatch))
+	for _, fn := range sh.stateWatch {
+		fns = append(fns, fn)
+	}
+	sh.watchMu.Unlock()
+	if len(fns) > 0 {
+		sh.disp.post(func() {
+			for _, fn := range fns {
+				fn(ch)
+			}
+		})
+	}
+}
+
+func (sh *Shared) deliverNotification(n Notification) {
+	if !sh.hasNotifyers.Load() {
+		return
+	}
+	sh.watchMu.Lock()
+	fns := make([]func(Notification), 0, len(sh.notifyWatch))
+	for _, fn := range sh.notifyWatch {
+		fns = append(fns, fn)
+	}
+	sh.watchMu.Unlock()
+	sh.disp.post(func() {
+		for _, fn := range fns {
+			fn(n)
+		}
+	})
+}
+
+// WaitIdle waits for the dispatcher and background goroutines to finish,
+// or for stop.
+func (sh *Shared) WaitIdle(stop <-chan struct{}) {
+	done := make(chan struct{})
+	// Owner: this call. Exits when every background goroutine of the
+	// session has exited (they are all bounded by closeGrace or cancelled).
+	go func() {
+		sh.background.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-stop:
+	}
+	sh.disp.wait(stop)
+}

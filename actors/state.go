@@ -1,0 +1,42 @@
+package actors
+
+// State is a session's lifecycle state.
+type State int32
+
+const (
+	// StateConnecting: dialing the transport (starting the subprocess).
+	StateConnecting State = iota
+	// StateInitializing: connected, handshake under way.
+	StateInitializing
+	// StateReady: requests flow.
+	StateReady
+	// StateBackoff: the connection failed; waiting before reconnecting.
+	StateBackoff
+	// StateClosed: closed for good (Close called, or a permanent failure).
+	StateClosed
+)
+
+func (s State) String() string {
+	switch s {
+	case StateConnecting:
+		return "connecting"
+	case StateInitializing:
+		return "initializing"
+	case StateReady:
+		return "ready"
+	case StateBackoff:
+		return "backoff"
+	case StateClosed:
+		return "closed"
+	}
+	return "unknown"
+}
+
+// StateChange is delivered to state watchers, in order.
+type StateChange struct {
+	From, To State
+	// Err is why the session left ready/initializing (nil otherwise).
+	Err error
+	// Attempt counts reconnect attempts since the last ready.
+	Attempt int
+}

@@ -1,0 +1,105 @@
+package mcpengine
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/transport"
+	"github.com/mcpengine/mcpengine/transport/stdio"
+)
+
+// ServerConfig says how to reach one MCP server, in the "mcpServers" JSON
+// convention of Claude Desktop, Cursor and VS Code:
+//
+//	{"mcpServers": {"files": {"command": "npx", "args": ["-y", "server-filesystem", "/tmp"], "env": {"K": "v"}}}}
+type ServerConfig struct {
+	Command string            `json:"command,omitempty"`
+	Args    []string          `json:"args,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	Cwd     string            `json:"cwd,omitempty"`
+	// URL and Headers are read for HTTP servers (a later transport).
+	URL     string            `json:"url,omitempty"`
+	Headers map[string]string `json:"headers,omitempty"`
+	// Type is "stdio", "http" or "sse" when given (VS Code writes it).
+	Type string `json:"type,omitempty"`
+	// InheritEnv passes the engine's whole environment to the server
+	// instead of the safe subset (PATH, HOME, …).
+	InheritEnv bool `json:"inheritEnv,omitempty"`
+}
+
+// ConfigFile is the parsed mcpServers document.
+type ConfigFile struct {
+	Servers map[string]ServerConfig `json:"mcpServers"`
+}
+
+// LoadConfigFile reads an mcpServers JSON file.
+func LoadConfigFile(path string) (*ConfigFile, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return ParseConfig(data)
+}
+
+// ParseConfig parses an mcpServers JSON document. ${VAR} in env values,
+// args and headers is expanded from the engine's environment so secrets
+// stay out of the file.
+func ParseConfig(data []byte) (*ConfigFile, error) {
+	var f ConfigFile
+	if err := messages.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("mcpengine: parsing mcpServers config: %w", err)
+	}
+	if f.Servers == nil {
+		return nil, errors.New(`mcpengine: config has no "mcpServers" object`)
+	}
+	for name, s := range f.Servers {
+		for k, v := range s.Env {
+			s.Env[k] = os.ExpandEnv(v)
+		}
+		for i, a := range s.Args {
+			s.Args[i] = os.ExpandEnv(a)
+		}
+		for k, v := range s.Headers {
+			s.Headers[k] = os.ExpandEnv(v)
+		}
+		f.Servers[name] = s
+	}
+	return &f, nil
+}
+
+// Server returns the named server's configuration.
+func (f *ConfigFile) Server(name string) (ServerConfig, error) {
+	s, ok := f.Servers[name]
+	if !ok {
+		names := make([]string, 0, len(f.Servers))
+		for n := range f.Servers {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		return ServerConfig{}, fmt.Errorf("mcpengine: no server %q in config (have: %s)", name, strings.Join(names, ", "))
+	}
+	return s, nil
+}
+
+// dialer builds the transport for this server.
+func (s ServerConfig) dialer(maxFrame int, cfg *Config) (transport.Dialer, error) {
+	switch {
+	case s.Command != "":
+		return stdio.NewDialer(stdio.Config{
+			Command:       s.Command,
+			Args:          s.Args,
+			Env:           s.Env,
+			Dir:           s.Cwd,
+			InheritEnv:    s.InheritEnv,
+			MaxFrameBytes: maxFrame,
+			Logger:        cfg.Logger,
+		}), nil
+	case s.URL != "":
+		return nil, fmt.Errorf("mcpengine: HTTP servers (%s) are not supported yet", s.URL)
+	}
+	return nil, errors.New("mcpengine: server config needs a command")
+}

@@ -1,0 +1,145 @@
+package demoserver
+
+import (
+	"encoding/base64"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/mcpengine/mcpengine/messages"
+)
+
+const hexDigits = "0123456789abcdef"
+
+// appendString appends s as a JSON string without reflection. Invalid UTF-8
+// becomes U+FFFD, so the output is always valid JSON.
+func appendString(buf []byte, s string) []byte {
+	buf = append(buf, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			buf = append(buf, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				buf = append(buf, '\\', c)
+			case '\n':
+				buf = append(buf, '\\', 'n')
+			case '\r':
+				buf = append(buf, '\\', 'r')
+			case '\t':
+				buf = append(buf, '\\', 't')
+			default:
+				buf = append(buf, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			buf = append(buf, s[start:i]...)
+			buf = append(buf, "\ufffd"...)
+			i += size
+			start = i
+			continue
+		}
+		i += size
+	}
+	buf = append(buf, s[start:]...)
+	return append(buf, '"')
+}
+
+// appendFloat appends a JSON number.
+func appendFloat(buf []byte, f float64) []byte {
+	return strconv.AppendFloat(buf, f, 'g', -1, 64)
+}
+
+// appendMarshal appends v encoded by the messages codec. Used off the hot
+// path only.
+func appendMarshal(buf []byte, v any) ([]byte, *messages.WireError) {
+	raw, err := messages.Marshal(v)
+	if err != nil {
+		return buf, internalError(err)
+	}
+	return append(buf, raw...), nil
+}
+
+// appendTextResult appends a CallToolResult with one text block and an
+// optional structuredContent (already encoded).
+func appendTextResult(buf []byte, text string, structured []byte, isError bool) []byte {
+	buf = append(buf, `{"content":[{"type":"text","text":`...)
+	buf = appendString(buf, text)
+	buf = append(buf, `}]`...)
+	if len(structured) > 0 {
+		buf = append(buf, `,"structuredContent":`...)
+		buf = append(buf, structured...)
+	}
+	if isError {
+		buf = append(buf, `,"isError":true`...)
+	}
+	return append(buf, '}')
+}
+
+// Cursors are opaque to clients: base64url of "<list>:<offset>". They are
+// validated on the way back in, so a cursor from another list or a made-up
+// one is an invalid-params error.
+func encodeCursor(list string, offset int) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(list + ":" + strconv.Itoa(offset)))
+}
+
+func decodeCursor(list, cursor string, total int) (int, *messages.WireError) {
+	if cursor == "" {
+		return 0, nil
+	}
+	raw, err := base64.RawURLEncoding.DecodeString(cursor)
+	if err != nil {
+		return 0, invalidParams("invalid cursor")
+	}
+	rest, ok := strings.CutPrefix(string(raw), list+":")
+	if !ok {
+		return 0, invalidParams("invalid cursor")
+	}
+	off, err := strconv.Atoi(rest)
+	if err != nil || off <= 0 || off >= total {
+		return 0, invalidParams("invalid cursor")
+	}
+	return off, nil
+}
+
+// page returns the bounds of the page starting at the cursor and the cursor
+// of the next page ("" on the last one).
+func page(list, cursor string, total, size int) (lo, hi int, next string, werr *messages.WireError) {
+	lo, werr = decodeCursor(list, cursor, total)
+	if werr != nil {
+		return 0, 0, "", werr
+	}
+	hi = min(lo+size, total)
+	if hi < total {
+		next = encodeCursor(list, hi)
+	}
+	return lo, hi, next, nil
+}
+
+// decodeParams decodes optional params into v; absent params leave v zero.
+func decodeParams(params messages.RawMessage, v any) *messages.WireError {
+	if len(params) == 0 {
+		return nil
+	}
+	if err := messages.Unmarshal(params, v); err != nil {
+		return invalidParams(err.Error())
+	}
+	return nil
+}
+
+func invalidParams(msg string) *messages.WireError {
+	return &messages.WireError{Code: messages.CodeInvalidParams, Message: msg}
+}
+
+func internalError(err error) *messages.WireError {
+	return &messages.WireError{Code: messages.CodeInternalError, Message: err.Error()}
+}

@@ -1,0 +1,261 @@
+package mcpengine
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/mcpengine/mcpengine/actors"
+	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/supervisor"
+	"github.com/mcpengine/mcpengine/transport"
+)
+
+// Config is the engine's configuration; its zero value works. Every field
+// is a default for the engine's sessions, and SessionConfig can override
+// the per-session ones.
+type Config struct {
+	// Logger receives the engine's logs; nil means silent.
+	Logger *slog.Logger
+	// ClientInfo is sent in initialize; default name "mcpengine".
+	ClientInfo messages.Implementation
+	// ProtocolVersion is the version offered in initialize; default the
+	// newest supported. With StrictVersion the engine accepts only it
+	// (pin 2024-11-05 for servers that speak nothing else).
+	ProtocolVersion string
+	StrictVersion   bool
+
+	// RequestTimeout (default 60s) and InitTimeout (default 30s).
+	RequestTimeout time.Duration
+	InitTimeout    time.Duration
+	// MaxInFlight caps concurrent requests per session (default 4096);
+	// QueueLimit caps calls waiting for a session to become ready (1024).
+	MaxInFlight int
+	QueueLimit  int
+	// Backoff shapes reconnect delays; MaxVersionRetries bounds restarts
+	// after version mismatches before the session closes (default 5).
+	Backoff           supervisor.Policy
+	MaxVersionRetries int
+	// MaxFrameBytes caps one received frame (default 32 MiB).
+	MaxFrameBytes int
+
+	// Roots, Sampling and Elicitation are the client features offered to
+	// servers; a capability is advertised only when set.
+	Roots       []messages.Root
+	Sampling    SamplingHandler
+	Elicitation ElicitationHandler
+}
+
+// SessionConfig names one session and says how to reach its server.
+type SessionConfig struct {
+	Name string
+	// Server is the mcpServers-style target (command/args/env/cwd).
+	Server ServerConfig
+	// Dialer, when set, is used instead of Server (memory pipes, custom
+	// transports).
+	Dialer transport.Dialer
+
+	// Per-session overrides of the engine's Config (zero = engine's).
+	RequestTimeout time.Duration
+	Roots          []messages.Root
+	Sampling       SamplingHandler
+	Elicitation    ElicitationHandler
+}
+
+// Engine holds many sessions in one actor system.
+type Engine struct {
+	cfg      Config
+	system   *actor.ActorSystem
+	registry *actors.Registry
+
+	mu       sync.Mutex
+	sessions map[string]*Session
+	closed   bool
+}
+
+// New starts an engine.
+func New(cfg Config) *Engine {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	sys := actors.NewSystem(cfg.Logger)
+	return &Engine{cfg: cfg, system: sys, registry: actors.NewRegistry(sys), sessions: map[string]*Session{}}
+}
+
+// ErrEngineClosed is returned by Connect and Open after Close.
+var ErrEngineClosed = errors.New("mcpengine: engine closed")
+
+// Open starts a session and returns at once; it connects in the background
+// and keeps reconnecting. Calls made before it is ready wait in its queue.
+func (e *Engine) Open(ctx context.Context, sc SessionConfig) (*Session, error) {
+	if sc.Name == "" {
+		return nil, errors.New("mcpengine: session needs a name")
+	}
+	dialer := sc.Dialer
+	if dialer == nil {
+		var err error
+		if dialer, err = sc.Server.dialer(e.cfg.MaxFrameBytes, &e.cfg); err != nil {
+			return nil, err
+		}
+	}
+	ac := e.actorConfig(sc, dialer)
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return nil, ErrEngineClosed
+	}
+	if _, dup := e.sessions[sc.Name]; dup {
+		e.mu.Unlock()
+		return nil, ErrDuplicateName
+	}
+	s := &Session{name: sc.Name, engine: e}
+	e.sessions[sc.Name] = s // reserve the name while spawning
+	e.mu.Unlock()
+
+	h, err := e.registry.Spawn(ctx, actors.NewShared(e.system, ac))
+	if err != nil {
+		e.forget(sc.Name, s)
+		return nil, err
+	}
+	s.h, s.sh = h, h.Shared()
+	return s, nil
+}
+
+// Connect starts a session and waits until it is ready (or ctx ends, or
+// the session closes for good). On failure the session is closed again.
+func (e *Engine) Connect(ctx context.Context, sc SessionConfig) (*Session, error) {
+	s, err := e.Open(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.WaitReady(ctx); err != nil {
+		cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = s.Close(cctx)
+		return nil, err
+	}
+	return s, nil
+}
+
+func (e *Engine) actorConfig(sc SessionConfig, dialer transport.Dialer) actors.SessionConfig {
+	c := e.cfg
+	ac := actors.SessionConfig{
+		Name:   sc.Name,
+		Dialer: dialer,
+		Handshake: &actors.LegacyHandshake{
+			ClientInfo: c.ClientInfo,
+			Offer:      c.ProtocolVersion,
+			Strict:     c.StrictVersion,
+		},
+		RequestTimeout:     firstDuration(sc.RequestTimeout, c.RequestTimeout),
+		InitTimeout:        c.InitTimeout,
+		MaxInFlight:        c.MaxInFlight,
+		QueueLimit:         c.QueueLimit,
+		Backoff:            c.Backoff,
+		MaxBudgetedRetries: c.MaxVersionRetries,
+		Roots:              c.Roots,
+		Logger:             c.Logger,
+	}
+	if sc.Roots != nil {
+		ac.Roots = sc.Roots
+	}
+	sampling, elicitation := c.Sampling, c.Elicitation
+	if sc.Sampling != nil {
+		sampling = sc.Sampling
+	}
+	if sc.Elicitation != nil {
+		elicitation = sc.Elicitation
+	}
+	if sampling != nil {
+		ac.Sampling = sampling.raw()
+	}
+	if elicitation != nil {
+		ac.Elicitation = elicitation.raw()
+	}
+	return ac
+}
+
+func firstDuration(ds ...time.Duration) time.Duration {
+	for _, d := range ds {
+		if d > 0 {
+			return d
+		}
+	}
+	return 0
+}
+
+func (e *Engine) forget(name string, s *Session) {
+	e.mu.Lock()
+	if e.sessions[name] == s {
+		delete(e.sessions, name)
+	}
+	e.mu.Unlock()
+}
+
+// Session returns the named session.
+func (e *Engine) Session(name string) (*Session, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	s, ok := e.sessions[name]
+	if !ok || s.h == nil {
+		return nil, ErrUnknownSession
+	}
+	return s, nil
+}
+
+// Sessions returns every open session, sorted by name.
+func (e *Engine) Sessions() []*Session {
+	e.mu.Lock()
+	out := make([]*Session, 0, len(e.sessions))
+	for _, s := range e.sessions {
+		if s.h != nil {
+			out = append(out, s)
+		}
+	}
+	e.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+// Close closes every session concurrently (bounded by ctx) and stops the
+// actor system. Sessions not closed by the time ctx ends are abandoned and
+// ctx.Err() is returned.
+func (e *Engine) Close(ctx context.Context) error {
+	e.mu.Lock()
+	if e.closed {
+		e.mu.Unlock()
+		return nil
+	}
+	e.closed = true
+	sessions := make([]*Session, 0, len(e.sessions))
+	for _, s := range e.sessions {
+		if s.h != nil {
+			sessions = append(sessions, s)
+		}
+	}
+	e.mu.Unlock()
+
+	var wg sync.WaitGroup
+	errs := make([]error, len(sessions))
+	for i, s := range sessions {
+		wg.Add(1)
+		// Owner: this Close. Exits when the session's Close returns
+		// (bounded by ctx).
+		go func() {
+			defer wg.Done()
+			errs[i] = s.Close(ctx)
+		}()
+	}
+	wg.Wait()
+	e.registry.Stop()
+	e.system.Shutdown()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,49 @@
+package mcpengine
+
+import (
+	"github.com/mcpengine/mcpengine/actors"
+	"github.com/mcpengine/mcpengine/messages"
+)
+
+// Sentinel errors; match with errors.Is. Each is also reachable through the
+// typed errors below with errors.As.
+var (
+	ErrConnectionLost         = actors.ErrConnectionLost
+	ErrSessionClosed          = actors.ErrSessionClosed
+	ErrTimeout                = actors.ErrTimeout
+	ErrTooManyInFlight        = actors.ErrTooManyInFlight
+	ErrQueueFull              = actors.ErrQueueFull
+	ErrNotReady               = actors.ErrNotReady
+	ErrCapabilityNotSupported = actors.ErrCapabilityNotSupported
+	ErrVersionMismatch        = actors.ErrVersionMismatch
+	ErrDuplicateName          = actors.ErrDuplicateName
+	ErrUnknownSession         = errUnknownSession
+)
+
+// Typed errors.
+type (
+	// ConnectionLostError: the connection died with the request in flight.
+	ConnectionLostError = actors.ConnectionLostError
+	// TimeoutError: no answer before the request's deadline.
+	TimeoutError = actors.TimeoutError
+	// CapabilityError: the server did not declare what the method needs.
+	CapabilityError = actors.CapabilityError
+	// VersionMismatchError: the server answered a version the engine cannot speak.
+	VersionMismatchError = actors.VersionMismatchError
+	// ClosedError: the session is closed; Cause says why.
+	ClosedError = actors.ClosedError
+	// RPCError is a JSON-RPC error the server answered with. errors.Is
+	// matches it by code against messages.ErrMethodNotFound and the other
+	// messages.Err* sentinels.
+	RPCError = messages.WireError
+)
+
+// SafeToRetry reports whether err guarantees that the request never left
+// the engine, so sending it again cannot run it twice on the server.
+func SafeToRetry(err error) bool { return actors.SafeToRetry(err) }
+
+var errUnknownSession = errorString("mcpengine: no session with this name")
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }

@@ -1,0 +1,53 @@
+package mcpengine
+
+import (
+	"context"
+
+	"github.com/mcpengine/mcpengine/messages"
+)
+
+// ListResources returns every resource, following pagination cursors.
+func (s *Session) ListResources(ctx context.Context, opts ...CallOption) ([]messages.Resource, error) {
+	return collectPages(ctx, s, messages.MethodResourcesList,
+		func(r *messages.ListResourcesResult) []messages.Resource { return r.Resources },
+		func(r *messages.ListResourcesResult) string { return r.NextCursor }, opts)
+}
+
+// ListResourcesPage returns one page of resources.
+func (s *Session) ListResourcesPage(ctx context.Context, cursor string, opts ...CallOption) (*messages.ListResourcesResult, error) {
+	return listPage[messages.ListResourcesResult](ctx, s, messages.MethodResourcesList, cursor, opts)
+}
+
+// ListResourceTemplates returns every resource template.
+func (s *Session) ListResourceTemplates(ctx context.Context, opts ...CallOption) ([]messages.ResourceTemplate, error) {
+	return collectPages(ctx, s, messages.MethodResourcesTemplatesList,
+		func(r *messages.ListResourceTemplatesResult) []messages.ResourceTemplate { return r.ResourceTemplates },
+		func(r *messages.ListResourceTemplatesResult) string { return r.NextCursor }, opts)
+}
+
+// ListResourceTemplatesPage returns one page of resource templates.
+func (s *Session) ListResourceTemplatesPage(ctx context.Context, cursor string, opts ...CallOption) (*messages.ListResourceTemplatesResult, error) {
+	return listPage[messages.ListResourceTemplatesResult](ctx, s, messages.MethodResourcesTemplatesList, cursor, opts)
+}
+
+// ReadResource reads one resource.
+func (s *Session) ReadResource(ctx context.Context, uri string, opts ...CallOption) (*messages.ReadResourceResult, error) {
+	return decode[messages.ReadResourceResult](s.Call(ctx, messages.MethodResourcesRead, &messages.ReadResourceParams{URI: uri}, opts...))
+}
+
+// Subscribe asks for notifications/resources/updated about uri. The
+// subscription is replayed after every reconnect.
+func (s *Session) Subscribe(ctx context.Context, uri string) error {
+	if _, err := s.Call(ctx, messages.MethodResourcesSubscribe, &messages.SubscribeParams{URI: uri}); err != nil {
+		return err
+	}
+	s.h.TrackSubscription(uri, true)
+	return nil
+}
+
+// Unsubscribe cancels a subscription.
+func (s *Session) Unsubscribe(ctx context.Context, uri string) error {
+	s.h.TrackSubscription(uri, false)
+	_, err := s.Call(ctx, messages.MethodResourcesUnsubscribe, &messages.UnsubscribeParams{URI: uri})
+	return err
+}

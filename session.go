@@ -1,0 +1,133 @@
+package mcpengine
+
+import (
+	"context"
+
+	"github.com/mcpengine/mcpengine/actors"
+	"github.com/mcpengine/mcpengine/messages"
+)
+
+// State is a session's lifecycle state: connecting, initializing, ready,
+// backoff, closed.
+type State = actors.State
+
+// The session states.
+const (
+	StateConnecting   = actors.StateConnecting
+	StateInitializing = actors.StateInitializing
+	StateReady        = actors.StateReady
+	StateBackoff      = actors.StateBackoff
+	StateClosed       = actors.StateClosed
+)
+
+// StateChange is one transition, delivered to WatchState callbacks.
+type StateChange = actors.StateChange
+
+// Notification is a server notification (list_changed, resources/updated,
+// message, cancelled …) as delivered to OnNotification callbacks.
+type Notification = actors.Notification
+
+// Session is one supervised connection to an MCP server. All methods are
+// safe for concurrent use.
+type Session struct {
+	name   string
+	engine *Engine
+	h      *actors.Handle
+	sh     *actors.Shared
+}
+
+// Name is the session's name.
+func (s *Session) Name() string { return s.name }
+
+// State is the current lifecycle state.
+func (s *Session) State() State { return s.sh.State() }
+
+// LastError is the most recent connection failure, if any.
+func (s *Session) LastError() error { return s.sh.LastError() }
+
+// WaitReady blocks until the session is ready, ctx ends, or the session
+// closes for good (then the close cause is returned).
+func (s *Session) WaitReady(ctx context.Context) error {
+	for {
+		changed := s.sh.StateChanged()
+		switch s.sh.State() {
+		case StateReady:
+			return nil
+		case StateClosed:
+			return &ClosedError{Cause: s.sh.CloseErr()}
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			if last := s.sh.LastError(); last != nil {
+				return &waitError{ctx: ctx.Err(), last: last}
+			}
+			return ctx.Err()
+		}
+	}
+}
+
+type waitError struct{ ctx, last error }
+
+func (e *waitError) Error() string   { return e.ctx.Error() + " (last connection error: " + e.last.Error() + ")" }
+func (e *waitError) Unwrap() []error { return []error{e.ctx, e.last} }
+
+// WatchState calls fn for every state change, in order, on the session's
+// callback dispatcher. It returns a function that stops the watch.
+func (s *Session) WatchState(fn func(StateChange)) (stop func()) { return s.sh.WatchState(fn) }
+
+// OnNotification calls fn for every server notification except progress
+// (which goes to the call that asked for it), in order, on the session's
+// callback dispatcher, never on the connection's reader. It returns a
+// function that stops the subscription.
+func (s *Session) OnNotification(fn func(Notification)) (stop func()) {
+	return s.sh.WatchNotifications(fn)
+}
+
+// ProtocolVersion is the negotiated version ("" before the first handshake).
+func (s *Session) ProtocolVersion() string {
+	if n := s.sh.Negotiated(); n != nil {
+		return n.ProtocolVersion
+	}
+	return ""
+}
+
+// ServerInfo is the server's implementation info from the last handshake.
+func (s *Session) ServerInfo() messages.Implementation {
+	if n := s.sh.Negotiated(); n != nil {
+		return n.ServerInfo
+	}
+	return messages.Implementation{}
+}
+
+// Capabilities are the server's declared capabilities.
+func (s *Session) Capabilities() messages.ServerCapabilities {
+	if n := s.sh.Negotiated(); n != nil {
+		return n.Capabilities
+	}
+	return messages.ServerCapabilities{}
+}
+
+// Instructions are the server's usage instructions, if it gave any.
+func (s *Session) Instructions() string {
+	if n := s.sh.Negotiated(); n != nil {
+		return n.Instructions
+	}
+	return ""
+}
+
+// Stats are the session's live counters.
+func (s *Session) Stats() *actors.Stats { return s.sh.Stats() }
+
+// SetRoots replaces the roots the engine answers to roots/list and sends
+// notifications/roots/list_changed.
+func (s *Session) SetRoots(roots []messages.Root) { s.h.SetRoots(roots) }
+
+// Close closes the session: waiting and in-flight calls fail with
+// ErrSessionClosed, the server is shut down (stdin closed, then SIGTERM,
+// then SIGKILL), all within ctx.
+func (s *Session) Close(ctx context.Context) error {
+	err := s.h.Close(ctx)
+	s.engine.forget(s.name, s)
+	return err
+}

@@ -1,0 +1,85 @@
+package supervisor
+
+import (
+	"errors"
+	"io"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestDelayStaysWithinJitterBoundsAndNeverExceedsMax(t *testing.T) {
+	p := Policy{Initial: 100 * time.Millisecond, Max: 2 * time.Second, Multiplier: 2, Jitter: 0.5}
+	cases := []struct {
+		attempt int
+		r       float64
+		want    time.Duration
+	}{
+		{0, 0, 50 * time.Millisecond},             // 100ms * (1-0.5)
+		{0, 0.5, 100 * time.Millisecond},          // centre
+		{0, 0.9999999999, 150 * time.Millisecond}, // 100ms * (1+0.5), just under
+		{1, 0.5, 200 * time.Millisecond},          // doubles
+		{3, 0, 400 * time.Millisecond},            // 800ms * 0.5
+		{4, 0.9999999999, 2 * time.Second},        // 1.6s*1.5 = 2.4s, capped after jitter
+		{5, 0, 1600 * time.Millisecond},           // 3.2s * 0.5 is still under the cap
+		{50, 0.9999999999, 2 * time.Second},       // huge attempt numbers stay finite and capped
+		{1 << 30, 0.3, 2 * time.Second},           // no overflow
+		{-3, 0.5, 100 * time.Millisecond},         // negative attempts count as the first
+	}
+	for _, c := range cases {
+		got := Delay(p, c.attempt, c.r)
+		assert.InDelta(t, float64(c.want), float64(got), float64(time.Millisecond), "attempt %d r %v", c.attempt, c.r)
+		assert.LessOrEqual(t, got, p.Max)
+	}
+}
+
+func TestDelayWithoutJitterIsExactlyExponential(t *testing.T) {
+	p := Policy{Initial: time.Second, Max: time.Minute, Multiplier: 3, Jitter: -1}
+	assert.Equal(t, time.Second, Delay(p, 0, 0.123))
+	assert.Equal(t, 3*time.Second, Delay(p, 1, 0.9))
+	assert.Equal(t, 9*time.Second, Delay(p, 2, 0))
+	assert.Equal(t, time.Minute, Delay(p, 10, 0.5))
+}
+
+func TestZeroPolicyUsesDefaults(t *testing.T) {
+	d := Delay(Policy{}, 0, 0.5)
+	assert.Equal(t, DefaultPolicy.Initial, d)
+}
+
+func TestRestarterBudgetRunsOutOnlyForBudgetedFailures(t *testing.T) {
+	r := NewRestarter(Policy{Initial: time.Millisecond, Max: time.Millisecond}, 3, func() float64 { return 0.5 })
+	for i := 0; i < 3; i++ {
+		_, ok := r.Next(RetryBudgeted)
+		assert.True(t, ok, "attempt %d within budget", i)
+	}
+	_, ok := r.Next(RetryBudgeted)
+	assert.False(t, ok, "budget spent")
+	for i := 0; i < 100; i++ {
+		_, ok := r.Next(Retry)
+		assert.True(t, ok, "plain retries are unbounded")
+	}
+	r.Reset()
+	_, ok = r.Next(RetryBudgeted)
+	assert.True(t, ok, "reset restores the budget")
+	_, ok = r.Next(Permanent)
+	assert.False(t, ok)
+}
+
+type budgetErr struct{}
+
+func (budgetErr) Error() string  { return "mismatch" }
+func (budgetErr) Budgeted() bool { return true }
+
+type permErr struct{}
+
+func (permErr) Error() string   { return "refused" }
+func (permErr) Permanent() bool { return true }
+
+func TestClassifyReadsTheErrorsOwnDeclaration(t *testing.T) {
+	assert.Equal(t, Retry, Classify(io.EOF))
+	assert.Equal(t, Retry, Classify(errors.New("broken pipe")))
+	assert.Equal(t, RetryBudgeted, Classify(budgetErr{}))
+	assert.Equal(t, RetryBudgeted, Classify(errors.Join(errors.New("wrapped"), budgetErr{})))
+	assert.Equal(t, Permanent, Classify(permErr{}))
+}

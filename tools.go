@@ -1,0 +1,37 @@
+package mcpengine
+
+import (
+	"context"
+
+	"github.com/mcpengine/mcpengine/messages"
+)
+
+// ListTools returns every tool, following pagination cursors.
+func (s *Session) ListTools(ctx context.Context, opts ...CallOption) ([]messages.Tool, error) {
+	return collectPages(ctx, s, messages.MethodToolsList,
+		func(r *messages.ListToolsResult) []messages.Tool { return r.Tools },
+		func(r *messages.ListToolsResult) string { return r.NextCursor }, opts)
+}
+
+// ListToolsPage returns one page; pass the previous page's NextCursor.
+func (s *Session) ListToolsPage(ctx context.Context, cursor string, opts ...CallOption) (*messages.ListToolsResult, error) {
+	return listPage[messages.ListToolsResult](ctx, s, messages.MethodToolsList, cursor, opts)
+}
+
+// CallTool calls a tool. A tool that failed reports it in the result
+// (IsError true) rather than as an error: err is for protocol and
+// connection failures only.
+func (s *Session) CallTool(ctx context.Context, name string, args any, opts ...CallOption) (*messages.CallToolResult, error) {
+	return decode[messages.CallToolResult](s.Call(ctx, messages.MethodToolsCall, &messages.CallToolParams{Name: name, Arguments: args}, opts...))
+}
+
+// CallToolAsync calls a tool and returns a Future; decode its result with
+// DecodeCallToolResult.
+func (s *Session) CallToolAsync(ctx context.Context, name string, args any, opts ...CallOption) *Future {
+	return s.CallAsync(ctx, messages.MethodToolsCall, &messages.CallToolParams{Name: name, Arguments: args}, opts...)
+}
+
+// DecodeCallToolResult decodes a tools/call Future's result.
+func DecodeCallToolResult(raw messages.RawMessage, err error) (*messages.CallToolResult, error) {
+	return decode[messages.CallToolResult](raw, err)
+}

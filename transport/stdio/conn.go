@@ -1,0 +1,78 @@
+package stdio
+
+import (
+	"log/slog"
+	"os"
+	"os/exec"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Conn is a connection to an MCP server subprocess; it implements
+// transport.Conn. Besides the frames it exposes the child's pid, the tail of
+// its stderr and, after Close, its exit status.
+//
+// Goroutines: one, the stderr drain, started by Start and ended by Close.
+// ReadFrame is meant for the owner's single reader goroutine and WriteFrames
+// for one writer goroutine at a time; Close and the accessors may be called
+// from anywhere.
+type Conn struct {
+	framed
+	cmd    *exec.Cmd
+	stdin  *os.File
+	stdout *os.File
+	stderr *os.File
+	grace  time.Duration
+
+	ring    ring
+	drained chan struct{} // closed when the stderr drain goroutine returns
+
+	closeOnce sync.Once
+	closeErr  error
+	state     atomic.Pointer[os.ProcessState]
+}
+
+func newConn(cfg Config, cmd *exec.Cmd, p *pipes) *Conn {
+	c := &Conn{
+		cmd:     cmd,
+		stdin:   p.stdin,
+		stdout:  p.stdout,
+		stderr:  p.stderr,
+		grace:   cfg.shutdownGrace(),
+		drained: make(chan struct{}),
+	}
+	c.rd = newFrameReader(p.stdout, cfg.maxFrameBytes())
+	c.w = p.stdin
+	c.ring.size = cfg.stderrRingBytes()
+	sink := &lineSink{fn: cfg.StderrLine, logger: cfg.Logger}
+	if cfg.Logger != nil {
+		sink.attrs = []slog.Attr{slog.String("command", cfg.Command), slog.Int("pid", cmd.Process.Pid)}
+	}
+	// Owner: c. Exits when the child's stderr reaches EOF (the whole process
+	// group has exited) or, at the latest, when Close sets a read deadline on
+	// it after reaping the child; Close waits for it via c.drained.
+	go drainStderr(p.stderr, &c.ring, sink, c.drained)
+	return c
+}
+
+// Pid returns the child's process id, which is also its process group id.
+func (c *Conn) Pid() int { return c.cmd.Process.Pid }
+
+// Stderr returns a copy of the last bytes (up to Config.StderrRingBytes) the
+// child wrote to stderr; useful to explain a failed start or a crash. After
+// Close it holds everything up to the child's exit.
+func (c *Conn) Stderr() []byte { return c.ring.bytes() }
+
+// ProcessState returns the child's exit status once Close has reaped it,
+// nil before.
+func (c *Conn) ProcessState() *os.ProcessState { return c.state.Load() }
+
+// ExitCode returns the child's exit code once Close has reaped it, and -1
+// before that or when a signal ended the child.
+func (c *Conn) ExitCode() int {
+	if ps := c.state.Load(); ps != nil {
+		return ps.ExitCode()
+	}
+	return -1
+}

@@ -1,0 +1,186 @@
+package stdio
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"sync"
+
+	"github.com/mcpengine/mcpengine/transport"
+)
+
+// Errors returned by WriteFrames for frames that newline framing cannot carry
+// as one message. Nothing of the call is written when a frame is rejected.
+var (
+	ErrNewlineInFrame = errors.New("stdio: frame contains a raw newline")
+	ErrEmptyFrame     = errors.New("stdio: empty frame")
+)
+
+const (
+	// readBufInitial is the read buffer of an idle connection.
+	readBufInitial = 4 << 10
+	// bigFrame is the size from which a received frame is handed to the
+	// caller in place (the read buffer becomes the frame) instead of copied.
+	bigFrame = 64 << 10
+	// writeBufSize is the size of the pooled write buffers.
+	writeBufSize = 64 << 10
+)
+
+// frameReader splits a stream into newline-delimited frames. Unlike
+// bufio.Reader its buffer grows only while a long frame is in flight (never
+// beyond the frame cap plus "\r\n") and shrinks back once it is consumed, so
+// an idle connection holds readBufInitial bytes. Used by one goroutine.
+type frameReader struct {
+	src        io.Reader
+	max        int
+	buf        []byte // buffered bytes are buf[start:end]
+	start, end int
+	err        error // sticky; reported once no complete frame is buffered
+}
+
+func newFrameReader(src io.Reader, maxFrameBytes int) frameReader {
+	if maxFrameBytes <= 0 {
+		maxFrameBytes = transport.DefaultMaxFrameBytes
+	}
+	return frameReader{src: src, max: maxFrameBytes}
+}
+
+// next returns the next non-empty frame, copied out of (or handed over with)
+// the buffer so the caller owns it.
+func (r *frameReader) next() ([]byte, error) {
+	scanned := 0 // bytes after start already known to hold no '\n'
+	for {
+		if i := bytes.IndexByte(r.buf[r.start+scanned:r.end], '\n'); i >= 0 {
+			nl := r.start + scanned + i
+			line := r.buf[r.start:nl]
+			r.start = nl + 1
+			scanned = 0
+			if n := len(line); n > 0 && line[n-1] == '\r' {
+				line = line[:n-1]
+			}
+			if len(line) == 0 {
+				continue
+			}
+			if len(line) > r.max {
+				return nil, r.fail(&transport.FrameTooLargeError{Limit: r.max})
+			}
+			return r.take(line), nil
+		}
+		if r.err != nil {
+			return nil, r.finalErr()
+		}
+		if r.end-r.start > r.max+1 { // even a trailing '\r' cannot save it
+			return nil, r.fail(&transport.FrameTooLargeError{Limit: r.max})
+		}
+		scanned = r.end - r.start
+		r.fill()
+	}
+}
+
+// take returns line (a slice of r.buf) as a frame the caller owns.
+func (r *frameReader) take(line []byte) []byte {
+	if len(line) >= bigFrame && 2*len(line) >= cap(r.buf) {
+		// Hand the buffer over instead of copying; carry the rest over to a
+		// fresh small buffer.
+		out := line[:len(line):len(line)]
+		rest := r.buf[r.start:r.end]
+		r.buf = make([]byte, max(readBufInitial, len(rest)))
+		r.start, r.end = 0, copy(r.buf, rest)
+		return out
+	}
+	out := bytes.Clone(line)
+	if r.start == r.end {
+		r.start, r.end = 0, 0
+		if cap(r.buf) > readBufInitial {
+			r.buf = nil // release what a long frame made us grow
+		}
+	}
+	return out
+}
+
+// fill makes room and reads once.
+func (r *frameReader) fill() {
+	switch {
+	case r.buf == nil:
+		r.buf = make([]byte, readBufInitial)
+	case r.start == r.end:
+		r.start, r.end = 0, 0
+	case r.end == len(r.buf) && r.start > 0:
+		r.end = copy(r.buf, r.buf[r.start:r.end])
+		r.start = 0
+	case r.end == len(r.buf):
+		// Double, but never beyond what the largest acceptable line needs
+		// (next fails the frame as soon as it is known to be too long), and
+		// jump straight to that size when the doubling after this one would
+		// pass it, so that a too-long line costs about twice the cap in
+		// allocations, never more.
+		size := 2 * len(r.buf)
+		if 2*size > r.max+2 {
+			size = r.max + 2
+		}
+		nb := make([]byte, size)
+		r.end = copy(nb, r.buf[r.start:r.end])
+		r.start = 0
+		r.buf = nb
+	}
+	n, err := r.src.Read(r.buf[r.end:])
+	r.end += n
+	if err != nil {
+		r.err = err
+	}
+}
+
+// finalErr reports the sticky error once the buffer holds no complete frame.
+func (r *frameReader) finalErr() error {
+	if r.err == io.EOF {
+		rest := bytes.TrimSuffix(r.buf[r.start:r.end], []byte{'\r'})
+		if len(rest) > 0 {
+			r.err = io.ErrUnexpectedEOF // the peer stopped mid-frame
+		}
+	}
+	r.buf, r.start, r.end = nil, 0, 0
+	return r.err
+}
+
+func (r *frameReader) fail(err error) error {
+	r.err = err
+	r.buf, r.start, r.end = nil, 0, 0
+	return err
+}
+
+// writerPool holds write buffers between WriteFrames calls, so that idle
+// connections hold none.
+var writerPool = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, writeBufSize) }}
+
+// checkFrames validates a whole WriteFrames call before anything is written.
+func checkFrames(frames [][]byte) error {
+	for _, f := range frames {
+		if len(f) == 0 {
+			return ErrEmptyFrame
+		}
+		if bytes.IndexByte(f, '\n') >= 0 {
+			return ErrNewlineInFrame
+		}
+	}
+	return nil
+}
+
+// writeFrames writes each frame followed by '\n' and flushes once.
+func writeFrames(w io.Writer, frames [][]byte) error {
+	bw := writerPool.Get().(*bufio.Writer)
+	bw.Reset(w)
+	defer func() {
+		bw.Reset(nil)
+		writerPool.Put(bw)
+	}()
+	for _, f := range frames {
+		if _, err := bw.Write(f); err != nil {
+			return err
+		}
+		if err := bw.WriteByte('\n'); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}

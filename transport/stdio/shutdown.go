@@ -1,0 +1,112 @@
+package stdio
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// stderrLinger bounds how long Close waits, after reaping the child, for its
+// stderr to reach EOF. It only matters when a process outside the child's
+// group (one that called setsid) still holds stderr open.
+const stderrLinger = 250 * time.Millisecond
+
+// Close runs the MCP stdio shutdown sequence and releases everything:
+//
+//  1. close the child's stdin (a well-behaved server exits on EOF);
+//  2. wait up to ShutdownGrace for it to exit;
+//  3. SIGTERM its process group, and wait up to ShutdownGrace again;
+//  4. SIGKILL its process group and wait for the exit;
+//  5. SIGKILL the group once more, so that grandchildren left behind by a
+//     child that exited on its own die too (on Linux the exited child is not
+//     reaped yet at that point, so its pid cannot name another group);
+//  6. reap the child, close stdout, and let the stderr goroutine finish.
+//
+// ctx shortens each wait: once it is done Close kills outright. Close
+// returns nil when the child was reaped, whatever its exit status (see
+// ProcessState and ExitCode). It unblocks a pending ReadFrame and
+// WriteFrames, which return transport.ErrClosed, as does every later call.
+// Close is idempotent: later and concurrent calls return the first result.
+//
+// Close must be called even after ReadFrame returned io.EOF: that is what
+// reaps the child.
+func (c *Conn) Close(ctx context.Context) error {
+	c.closeOnce.Do(func() { c.closeErr = c.shutdown(ctx) })
+	return c.closeErr
+}
+
+func (c *Conn) shutdown(ctx context.Context) error {
+	c.closing.Store(true)
+	_ = c.stdin.Close() // EOF for the child; unblocks a pending WriteFrames
+
+	pid := c.cmd.Process.Pid
+	exited := make(chan struct{})
+	var reaped bool
+	var waitErr error
+	// Owner: this Close. Exits when the child has exited, which the SIGKILL
+	// below guarantees; Close receives from exited before returning.
+	go func() {
+		reaped, waitErr = waitExited(c.cmd)
+		close(exited)
+	}()
+
+	if !c.await(ctx, exited) {
+		_ = signalGroup(c.cmd.Process, syscall.SIGTERM)
+		if !c.await(ctx, exited) {
+			_ = signalGroup(c.cmd.Process, syscall.SIGKILL)
+			<-exited
+		}
+	}
+	_ = signalGroup(c.cmd.Process, syscall.SIGKILL) // stragglers; ESRCH when none
+	if !reaped {
+		waitErr = c.cmd.Wait()
+	}
+	c.state.Store(c.cmd.ProcessState)
+
+	_ = c.stdout.Close() // unblocks a pending ReadFrame
+
+	linger := stderrLinger
+	if d, ok := ctx.Deadline(); ok {
+		linger = min(linger, time.Until(d))
+	}
+	if err := c.stderr.SetReadDeadline(time.Now().Add(linger)); err != nil {
+		_ = c.stderr.Close() // not pollable: closing unblocks the drain instead
+	}
+	<-c.drained
+	_ = c.stderr.Close()
+
+	if exitErr := (*exec.ExitError)(nil); waitErr != nil && !errors.As(waitErr, &exitErr) {
+		return fmt.Errorf("stdio: reap %q (pid %d): %w", c.cmd.Args[0], pid, waitErr)
+	}
+	return nil
+}
+
+// await waits for exited for at most the grace period, cut short by ctx, and
+// reports whether the child exited.
+func (c *Conn) await(ctx context.Context, exited <-chan struct{}) bool {
+	d := c.grace
+	if deadline, ok := ctx.Deadline(); ok {
+		d = min(d, time.Until(deadline))
+	}
+	if d <= 0 || ctx.Err() != nil {
+		select {
+		case <-exited:
+			return true
+		default:
+			return false
+		}
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-exited:
+		return true
+	case <-t.C:
+		return false
+	case <-ctx.Done():
+		return false
+	}
+}

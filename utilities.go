@@ -1,0 +1,29 @@
+package mcpengine
+
+import (
+	"context"
+
+	"github.com/mcpengine/mcpengine/messages"
+)
+
+// Ping checks that the server answers.
+func (s *Session) Ping(ctx context.Context, opts ...CallOption) error {
+	_, err := s.Call(ctx, messages.MethodPing, nil, opts...)
+	return err
+}
+
+// Complete asks for completions of a prompt argument or a resource
+// template variable.
+func (s *Session) Complete(ctx context.Context, params *messages.CompleteParams, opts ...CallOption) (*messages.CompleteResult, error) {
+	return decode[messages.CompleteResult](s.Call(ctx, messages.MethodCompletionComplete, params, opts...))
+}
+
+// SetLogLevel sets the minimum level of the server's log notifications.
+// The level is replayed after every reconnect.
+func (s *Session) SetLogLevel(ctx context.Context, level messages.LoggingLevel) error {
+	if _, err := s.Call(ctx, messages.MethodLoggingSetLevel, &messages.SetLevelParams{Level: level}); err != nil {
+		return err
+	}
+	s.h.TrackLogLevel(string(level))
+	return nil
+}
