@@ -69,7 +69,9 @@ func (s *Session) WaitReady(ctx context.Context) error {
 
 type waitError struct{ ctx, last error }
 
-func (e *waitError) Error() string   { return e.ctx.Error() + " (last connection error: " + e.last.Error() + ")" }
+func (e *waitError) Error() string {
+	return e.ctx.Error() + " (last connection error: " + e.last.Error() + ")"
+}
 func (e *waitError) Unwrap() []error { return []error{e.ctx, e.last} }
 
 // WatchState calls fn for every state change, in order, on the session's

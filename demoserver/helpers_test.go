@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/transport"
+	"github.com/mcpengine/mcpengine/transport/memory"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -22,74 +23,7 @@ func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 // unless the server is broken.
 const testTimeout = 20 * time.Second
 
-// pipeConn is one end of an in-process frame pipe (test-only). Channels
-// are unbuffered, so a completed WriteFrames means the peer has the frames.
-type pipeConn struct {
-	recv     chan [][]byte
-	send     chan [][]byte
-	closed   chan struct{} // this end closed
-	peer     chan struct{} // the other end closed
-	closeOne *sync.Once
-}
-
-func newPipe() (a, b *pipeConn) {
-	ab, ba := make(chan [][]byte), make(chan [][]byte)
-	ac, bc := make(chan struct{}), make(chan struct{})
-	a = &pipeConn{recv: ba, send: ab, closed: ac, peer: bc, closeOne: new(sync.Once)}
-	b = &pipeConn{recv: ab, send: ba, closed: bc, peer: ac, closeOne: new(sync.Once)}
-	return a, b
-}
-
-// pending holds frames of a received batch not yet returned; reader only.
-type pipeReader struct {
-	*pipeConn
-	queue [][]byte
-}
-
-func (c *pipeReader) ReadFrame() ([]byte, error) {
-	if len(c.queue) > 0 {
-		f := c.queue[0]
-		c.queue = c.queue[1:]
-		return f, nil
-	}
-	select {
-	case fs := <-c.recv:
-		c.queue = fs[1:]
-		return fs[0], nil
-	case <-c.closed:
-		return nil, transport.ErrClosed
-	case <-c.peer:
-		return nil, io.EOF
-	}
-}
-
-func (c *pipeConn) WriteFrames(frames ...[]byte) error {
-	if len(frames) == 0 {
-		return nil
-	}
-	cp := make([][]byte, len(frames))
-	for i, f := range frames {
-		cp[i] = append([]byte(nil), f...)
-	}
-	select {
-	case c.send <- cp:
-		return nil
-	case <-c.closed:
-		return transport.ErrClosed
-	case <-c.peer:
-		return transport.ErrClosed
-	}
-}
-
-func (c *pipeConn) Close(context.Context) error {
-	c.closeOne.Do(func() { close(c.closed) })
-	return nil
-}
-
-func newConnPair() (client, server transport.Conn) {
-	a, b := newPipe()
-	return &pipeReader{pipeConn: a}, &pipeReader{pipeConn: b}
-}
+func newConnPair() (client, server transport.Conn) { return memory.NewPipe() }
 
 // running is a server serving one test connection.
 type running struct {
@@ -218,11 +152,17 @@ func (c *client) read() {
 	}
 }
 
+// noAnswer, returned by an onRequest handler, leaves the request unanswered.
+var noAnswer = &messages.WireError{Message: "no answer"}
+
 func (c *client) answer(m messages.Message) {
 	var result any
 	werr := &messages.WireError{Code: messages.CodeMethodNotFound, Message: "not supported"}
 	if c.onRequest != nil {
 		result, werr = c.onRequest(m)
+	}
+	if werr == noAnswer {
+		return
 	}
 	var frame []byte
 	if werr != nil {

@@ -5,9 +5,23 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
+
+	"github.com/bytedance/sonic"
 
 	"github.com/mcpengine/mcpengine/messages"
 )
+
+// paramsCodec decodes received params like messages.Unmarshal (strings are
+// validated) but without copying the input: decodeJSON views the frame as a
+// string, and decoded strings and sonic.NoCopyRawMessage values point into
+// it. That is safe because a frame returned by ReadFrame belongs to the
+// server and is never modified or reused.
+var paramsCodec = sonic.Config{ValidateString: true}.Froze()
+
+func decodeJSON(data []byte, v any) error {
+	return paramsCodec.UnmarshalFromString(unsafe.String(unsafe.SliceData(data), len(data)), v)
+}
 
 const hexDigits = "0123456789abcdef"
 
@@ -130,7 +144,7 @@ func decodeParams(params messages.RawMessage, v any) *messages.WireError {
 	if len(params) == 0 {
 		return nil
 	}
-	if err := messages.Unmarshal(params, v); err != nil {
+	if err := decodeJSON(params, v); err != nil {
 		return invalidParams(err.Error())
 	}
 	return nil

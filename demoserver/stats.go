@@ -82,6 +82,7 @@ func (st *stats) countMethod(m string) {
 func (st *stats) countTool(name string) {
 	if c, ok := st.tools[name]; ok {
 		c.Add(1)
+		st.notify()
 	}
 }
 

@@ -1,6 +1,8 @@
 package demoserver
 
 import (
+	"github.com/bytedance/sonic"
+
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -110,10 +112,10 @@ func handleToolsList(r *request, buf []byte) ([]byte, *messages.WireError) {
 // callParams is tools/call's params with the arguments kept raw, so each
 // tool decodes them into its own small struct.
 type callParams struct {
-	Name      string              `json:"name"`
-	Arguments messages.RawMessage `json:"arguments"`
+	Name      string                 `json:"name"`
+	Arguments sonic.NoCopyRawMessage `json:"arguments"`
 	Meta      *struct {
-		ProgressToken messages.RawMessage `json:"progressToken"`
+		ProgressToken sonic.NoCopyRawMessage `json:"progressToken"`
 	} `json:"_meta"`
 }
 
@@ -124,7 +126,7 @@ func prepareToolsCall(r *request) (bool, *messages.WireError) {
 	if len(r.params) == 0 {
 		return false, invalidParams("tools/call needs params")
 	}
-	if err := messages.Unmarshal(r.params, &p); err != nil {
+	if err := decodeJSON(r.params, &p); err != nil {
 		return false, invalidParams(err.Error())
 	}
 	t, ok := r.s.srv.toolMap[p.Name]
@@ -133,9 +135,9 @@ func prepareToolsCall(r *request) (bool, *messages.WireError) {
 	}
 	r.s.srv.stats.countTool(p.Name)
 	r.tool = t
-	r.args = p.Arguments
+	r.args = messages.RawMessage(p.Arguments)
 	if p.Meta != nil && len(p.Meta.ProgressToken) > 0 && string(p.Meta.ProgressToken) != "null" {
-		r.progressToken = p.Meta.ProgressToken
+		r.progressToken = messages.RawMessage(p.Meta.ProgressToken)
 	}
 	return t.slow, nil
 }
@@ -150,7 +152,7 @@ func decodeArgs(r *request, v any) (ok bool, errText string) {
 	if len(r.args) == 0 {
 		return true, ""
 	}
-	if err := messages.Unmarshal(r.args, v); err != nil {
+	if err := decodeJSON(r.args, v); err != nil {
 		return false, "invalid arguments: " + err.Error()
 	}
 	return true, ""

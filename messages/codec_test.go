@@ -135,3 +135,15 @@ func TestMarshalSendsNilRequiredSlicesAsEmptyArrays(t *testing.T) {
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"completion":{"values":[]}}`, string(b))
 }
+
+// Newline-delimited transports (stdio) rely on a marshalled value having
+// no raw newline, even when a caller's RawMessage is pretty-printed.
+func TestMarshalCompactsCallerRawMessages(t *testing.T) {
+	b, err := Marshal(&CallToolParams{Name: "x", Arguments: RawMessage("{\n  \"a\": [1,\n 2]\r\n}"),
+		Meta: map[string]any{"m": RawMessage("{ \"k\" :\t1 }")}})
+	require.NoError(t, err)
+	assert.Equal(t, `{"name":"x","arguments":{"a":[1,2]},"_meta":{"m":{"k":1}}}`, string(b))
+	b, err = Marshal(TextContent("line1\nline2"))
+	require.NoError(t, err)
+	assert.NotContains(t, string(b), "\n")
+}

@@ -2,7 +2,10 @@ package messages
 
 // The Append functions build outgoing frames without reflection: the
 // envelope is a few fixed bytes around the id, the method and the already
-// encoded params. Callers pass a buffer to reuse.
+// encoded params. Callers pass a buffer to reuse. Params, results and error
+// data are appended verbatim, so they must be compact JSON (as Marshal's
+// output is): a raw newline would split the frame on newline-delimited
+// transports.
 
 // AppendRequest appends a request frame.
 func AppendRequest(buf []byte, id ID, method string, params RawMessage) []byte {

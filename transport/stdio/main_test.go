@@ -36,7 +36,8 @@ func childConfig(t *testing.T, mode string, extra ...string) Config {
 	t.Helper()
 	exe, err := os.Executable()
 	require.NoError(t, err)
-	env := map[string]string{childModeEnv: mode}
+	// Without atexit_sleep_ms=0 a -race child sleeps a second before exiting.
+	env := map[string]string{childModeEnv: mode, "GORACE": "atexit_sleep_ms=0"}
 	for _, kv := range extra {
 		k, v, ok := strings.Cut(kv, "=")
 		require.True(t, ok, kv)
@@ -71,6 +72,31 @@ func exitSignal(t *testing.T, c *Conn) syscall.Signal {
 		return 0
 	}
 	return ws.Signal()
+}
+
+// sysPidfdOpen is pidfd_open(2), numbered alike on every Linux architecture.
+const sysPidfdOpen = 434
+
+// exitWatch opens a pidfd on pid, which must be running, so that awaitExit
+// can later wait for its exit without being its parent.
+func exitWatch(t *testing.T, pid int) (awaitExit func(timeout time.Duration) bool) {
+	t.Helper()
+	fd, _, errno := syscall.Syscall(sysPidfdOpen, uintptr(pid), 0, 0)
+	require.Zero(t, errno, "pidfd_open")
+	t.Cleanup(func() { _ = syscall.Close(int(fd)) })
+	return func(timeout time.Duration) bool {
+		// A pidfd polls readable once its process has exited (zombie or gone).
+		var set syscall.FdSet
+		set.Bits[fd/64] |= 1 << (fd % 64)
+		tv := syscall.NsecToTimeval(timeout.Nanoseconds())
+		for {
+			n, err := syscall.Select(int(fd)+1, &set, nil, nil, &tv)
+			if errors.Is(err, syscall.EINTR) {
+				continue
+			}
+			return err == nil && n == 1
+		}
+	}
 }
 
 // processGone reports whether pid no longer runs: it does not exist, or it

@@ -1,0 +1,44 @@
+# mcpengine — see README.md. Every target installs what it needs.
+GO      ?= go
+BIN     := bin/engine
+PKGS    := ./...
+
+.PHONY: all build demo test test-short bench bench-peers lint fuzz clean
+
+all: lint test
+
+build:
+	$(GO) build -o $(BIN) ./cmd/engine
+
+# The main job on the embedded default: a short load run against the demo
+# server (started as subprocesses by the engine itself), then its report.
+demo: build
+	./$(BIN) load -s 4 -c 8 -z 5s
+
+# The test command CI runs: race detector on, goleak in every package with
+# goroutines, the fuzz seed corpus replayed, vet and formatting checked.
+test: lint
+	$(GO) test -race -count=1 -timeout 20m $(PKGS)
+
+test-short:
+	$(GO) test -count=1 -short $(PKGS)
+
+# Engine micro-benchmarks (memory and stdio transports, idle sessions).
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem -count 5 -timeout 30m .
+
+# The peer comparison (go-sdk, mcp-go, a raw JSON-RPC loop) lives in its own
+# module so the peers never enter the main module.
+bench-peers:
+	cd benchmarks && $(GO) run ./cmd/peercompare -calls 20000 -rounds 3
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet $(PKGS)
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzDecodeFrame -fuzztime 60s ./messages/
+
+clean:
+	rm -rf bin

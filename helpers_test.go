@@ -1,0 +1,91 @@
+package mcpengine_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpengine/mcpengine"
+	"github.com/mcpengine/mcpengine/demoserver"
+	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/supervisor"
+	"github.com/mcpengine/mcpengine/transport"
+	"github.com/mcpengine/mcpengine/transport/memory"
+)
+
+// fastBackoff keeps restart tests quick without changing what they prove.
+var fastBackoff = supervisor.Policy{Initial: 5 * time.Millisecond, Max: 50 * time.Millisecond}
+
+func testCtx(t *testing.T, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// newEngine returns an engine closed at the end of the test.
+func newEngine(t *testing.T, cfg mcpengine.Config) *mcpengine.Engine {
+	if cfg.Backoff == (supervisor.Policy{}) {
+		cfg.Backoff = fastBackoff
+	}
+	e := mcpengine.New(cfg)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		defer cancel()
+		require.NoError(t, e.Close(ctx))
+	})
+	return e
+}
+
+// memoryDemo returns a dialer to an in-process demo server; each dial is a
+// new server session.
+func memoryDemo(t *testing.T, srv *demoserver.Server) transport.Dialer {
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	return memory.NewDialer("demo", func(conn transport.Conn) { _ = srv.Serve(ctx, conn) })
+}
+
+// stdioDemo is the demo server as a real subprocess: this test binary.
+func stdioDemo(t *testing.T, opts demoserver.Options) mcpengine.ServerConfig {
+	raw, err := json.Marshal(opts)
+	require.NoError(t, err)
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	return mcpengine.ServerConfig{
+		Command: exe,
+		Args:    []string{"-test.run=^$"},
+		Env:     map[string]string{serveEnv: "1", serveOptsEnv: string(raw)},
+	}
+}
+
+func waitState(t *testing.T, s *mcpengine.Session, want mcpengine.State, within time.Duration) {
+	t.Helper()
+	changed := make(chan struct{}, 1)
+	stop := s.WatchState(func(mcpengine.StateChange) {
+		select {
+		case changed <- struct{}{}:
+		default:
+		}
+	})
+	defer stop()
+	deadline := time.NewTimer(within)
+	defer deadline.Stop()
+	for s.State() != want {
+		select {
+		case <-changed:
+		case <-deadline.C:
+			t.Fatalf("session %s: state %v, want %v (last error: %v)", s.Name(), s.State(), want, s.LastError())
+		}
+	}
+}
+
+func mustSampling(blocks ...messages.ContentBlock) messages.RawMessage {
+	raw, err := messages.EncodeSamplingContent(blocks...)
+	if err != nil {
+		panic(err)
+	}
+	return raw
+}

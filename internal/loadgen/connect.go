@@ -1,0 +1,144 @@
+package loadgen
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os/exec"
+	"sync"
+	"time"
+
+	"github.com/mcpengine/mcpengine"
+)
+
+// DefaultConnectTimeout bounds Connect when no timeout is given.
+const DefaultConnectTimeout = 10 * time.Second
+
+// ConnectError reports a session that did not become ready.
+type ConnectError struct {
+	// Target describes the server (its command, or the dialer's name).
+	Target string
+	// After is how long Connect waited.
+	After time.Duration
+	// Fatal is set when the server could not be started at all (command
+	// not found, not executable, bad working directory): Connect gave up at
+	// once instead of waiting for the engine's retries.
+	Fatal bool
+	// State is the session's state when Connect gave up.
+	State mcpengine.State
+	// Last is the last connection error the session saw (nil if none).
+	Last error
+	// Err is what ended the wait (a deadline, the session closing, …).
+	Err error
+}
+
+func (e *ConnectError) Error() string {
+	switch {
+	case e.Fatal:
+		return fmt.Sprintf("cannot start server %s: %v", e.Target, e.Last)
+	case errors.Is(e.Err, context.DeadlineExceeded):
+		if e.Last != nil {
+			return fmt.Sprintf("could not connect to %s within %v: last error: %v", e.Target, e.After.Round(time.Millisecond), e.Last)
+		}
+		return fmt.Sprintf("could not connect to %s within %v (session still %s, no error reported)", e.Target, e.After.Round(time.Millisecond), e.State)
+	}
+	if e.Last != nil && !errors.Is(e.Err, e.Last) {
+		return fmt.Sprintf("could not connect to %s: %v (last connection error: %v)", e.Target, e.Err, e.Last)
+	}
+	return fmt.Sprintf("could not connect to %s: %v", e.Target, e.Err)
+}
+
+func (e *ConnectError) Unwrap() []error {
+	if e.Last != nil {
+		return []error{e.Err, e.Last}
+	}
+	return []error{e.Err}
+}
+
+// Describe names a session's target for messages: its command, or its
+// dialer's name.
+func Describe(sc mcpengine.SessionConfig) string {
+	if sc.Dialer != nil {
+		return sc.Dialer.String()
+	}
+	if sc.Server.Command != "" {
+		return sc.Server.Command
+	}
+	return sc.Server.URL
+}
+
+// StartFailure reports whether err says the server's program could not be
+// started at all, which no retry fixes soon: the command does not exist,
+// is not executable, or its working directory is missing.
+func StartFailure(err error) bool {
+	if err == nil {
+		return false
+	}
+	var ee *exec.Error
+	return errors.As(err, &ee) || errors.Is(err, exec.ErrNotFound) ||
+		errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission)
+}
+
+// Connect opens a session on eng and waits until it is ready, at most
+// timeout (DefaultConnectTimeout if zero). Unlike Engine.Connect it gives up
+// at once when the server cannot be started, and its error (a
+// *ConnectError) carries the session's last connection error. On failure
+// the session is closed again.
+func Connect(ctx context.Context, eng *mcpengine.Engine, sc mcpengine.SessionConfig, timeout time.Duration) (*mcpengine.Session, error) {
+	if timeout <= 0 {
+		timeout = DefaultConnectTimeout
+	}
+	start := time.Now()
+	s, err := eng.Open(ctx, sc)
+	if err != nil {
+		return nil, err
+	}
+	wctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+
+	var (
+		mu    sync.Mutex
+		fatal error
+	)
+	giveUp := func(err error) {
+		if !StartFailure(err) {
+			return
+		}
+		mu.Lock()
+		if fatal == nil {
+			fatal = err
+		}
+		mu.Unlock()
+		cancel()
+	}
+	stop := s.WatchState(func(ch mcpengine.StateChange) { giveUp(ch.Err) })
+	giveUp(s.LastError()) // a failure before the watch started
+	err = s.WaitReady(wctx)
+	stop()
+	if err == nil {
+		return s, nil
+	}
+
+	mu.Lock()
+	ce := &ConnectError{
+		Target: Describe(sc), After: time.Since(start), State: s.State(),
+		Last: s.LastError(), Err: err,
+	}
+	if fatal != nil {
+		ce.Fatal, ce.Last = true, fatal
+	}
+	mu.Unlock()
+	var closed *mcpengine.ClosedError
+	if errors.As(err, &closed) && closed.Cause != nil {
+		ce.Err = closed.Cause
+	}
+	if ctx.Err() != nil { // the caller gave up, not the connect timeout
+		ce.Err = ctx.Err()
+	}
+
+	cctx, ccancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer ccancel()
+	_ = s.Close(cctx)
+	return nil, ce
+}

@@ -1,0 +1,159 @@
+package mcpengine_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpengine/mcpengine"
+	"github.com/mcpengine/mcpengine/demoserver"
+	"github.com/mcpengine/mcpengine/transport"
+)
+
+func connectStdio(t *testing.T, e *mcpengine.Engine, opts demoserver.Options) (*mcpengine.Session, string) {
+	t.Helper()
+	srv := stdioDemo(t, opts)
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	srv.Env[pidFileEnv] = pidFile
+	s, err := e.Connect(testCtx(t, 20*time.Second), mcpengine.SessionConfig{Name: t.Name(), Server: srv})
+	require.NoError(t, err)
+	return s, pidFile
+}
+
+func serverPID(t *testing.T, pidFile string) int {
+	raw, err := os.ReadFile(pidFile)
+	require.NoError(t, err)
+	pid, err := strconv.Atoi(strings.TrimSpace(string(raw)))
+	require.NoError(t, err)
+	return pid
+}
+
+func TestKill9WithAThousandCallsInFlightFailsEveryCallerPromptlyAndRecovers(t *testing.T) {
+	e := newEngine(t, mcpengine.Config{})
+	s, pidFile := connectStdio(t, e, demoserver.Options{})
+	ctx := testCtx(t, 60*time.Second)
+
+	const n = 1000
+	errs := make(chan error, n)
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := s.CallTool(ctx, "sleep", map[string]any{"ms": 120000})
+			errs <- err
+		}()
+	}
+	// The server reads frames in order: once a ping sent after all 1000
+	// calls is answered, every call has reached it.
+	for s.Stats().Requests.Load() < n {
+		runtime.Gosched()
+	}
+	require.NoError(t, s.Ping(ctx))
+
+	oldPID := serverPID(t, pidFile)
+	killed := time.Now()
+	require.NoError(t, syscall.Kill(oldPID, syscall.SIGKILL))
+	wg.Wait()
+	elapsed := time.Since(killed)
+	close(errs)
+	for err := range errs {
+		require.ErrorIs(t, err, mcpengine.ErrConnectionLost)
+		assert.False(t, mcpengine.SafeToRetry(err), "their fate on the server is unknown")
+	}
+	assert.Less(t, elapsed, 2*time.Second, "every caller returns promptly")
+	t.Logf("1000 callers failed %v after kill -9", elapsed)
+
+	waitState(t, s, mcpengine.StateReady, 10*time.Second)
+	res, err := s.CallTool(ctx, "echo", map[string]any{"text": "back"})
+	require.NoError(t, err)
+	assert.Equal(t, "back", res.Content[0].Text)
+	assert.NotEqual(t, oldPID, serverPID(t, pidFile), "a new server process")
+	assert.GreaterOrEqual(t, s.Stats().Restarts.Load(), uint64(1))
+}
+
+func TestServerClosingStdoutIsTreatedAsEOFAndRestarted(t *testing.T) {
+	e := newEngine(t, mcpengine.Config{})
+	// initialize and one ping are answered; the next request finds stdout closed.
+	s, _ := connectStdio(t, e, demoserver.Options{CloseAfter: 2})
+	ctx := testCtx(t, 30*time.Second)
+	require.NoError(t, s.Ping(ctx))
+	err := s.Ping(ctx)
+	require.ErrorIs(t, err, mcpengine.ErrConnectionLost)
+	waitState(t, s, mcpengine.StateReady, 10*time.Second)
+	require.NoError(t, s.Ping(ctx), "new connection, new budget of requests")
+}
+
+func TestUnsupportedVersionRetriesUnderBudgetThenClosesTyped(t *testing.T) {
+	e := newEngine(t, mcpengine.Config{MaxVersionRetries: 2})
+	srv := stdioDemo(t, demoserver.Options{AnswerVersion: "1999-01-01"})
+	_, err := e.Connect(testCtx(t, 30*time.Second), mcpengine.SessionConfig{Name: "old", Server: srv})
+	require.Error(t, err)
+	assert.ErrorIs(t, err, mcpengine.ErrVersionMismatch)
+	assert.ErrorIs(t, err, mcpengine.ErrSessionClosed)
+}
+
+func TestGarbageAndInvalidUTF8AreCountedAndDiscardedWhileCallsSucceed(t *testing.T) {
+	e := newEngine(t, mcpengine.Config{})
+	s, _ := connectStdio(t, e, demoserver.Options{GarbageEvery: 2})
+	ctx := testCtx(t, 30*time.Second)
+	for i := 0; i < 20; i++ {
+		res, err := s.CallTool(ctx, "echo", map[string]any{"text": strconv.Itoa(i)})
+		require.NoError(t, err)
+		assert.Equal(t, strconv.Itoa(i), res.Content[0].Text)
+	}
+	assert.GreaterOrEqual(t, s.Stats().InvalidFrames.Load(), uint64(10))
+	assert.Equal(t, mcpengine.StateReady, s.State())
+	assert.Equal(t, uint64(0), s.Stats().Restarts.Load(), "garbage never restarts the session")
+}
+
+func TestStderrFloodNeverStallsTheSession(t *testing.T) {
+	e := newEngine(t, mcpengine.Config{})
+	s, _ := connectStdio(t, e, demoserver.Options{StderrSpam: 1 << 20})
+	ctx := testCtx(t, 60*time.Second)
+	for i := 0; i < 50; i++ { // 50 MiB of stderr in all
+		require.NoError(t, s.Ping(ctx))
+	}
+}
+
+func TestHundredMegabyteLineFailsTheCallNotTheEngine(t *testing.T) {
+	e := newEngine(t, mcpengine.Config{MaxFrameBytes: 8 << 20})
+	s, _ := connectStdio(t, e, demoserver.Options{})
+	ctx := testCtx(t, 60*time.Second)
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := s.CallTool(ctx, "large", map[string]any{"bytes": 100 << 20})
+	require.ErrorIs(t, err, mcpengine.ErrConnectionLost)
+	var tooLarge *transport.FrameTooLargeError
+	require.ErrorAs(t, err, &tooLarge)
+	var after runtime.MemStats
+	runtime.ReadMemStats(&after)
+	assert.Less(t, int64(after.HeapAlloc)-int64(before.HeapAlloc), int64(50<<20), "the line is never buffered whole")
+
+	waitState(t, s, mcpengine.StateReady, 20*time.Second)
+	res, err := s.CallTool(ctx, "large", map[string]any{"bytes": 1 << 20})
+	require.NoError(t, err)
+	assert.Len(t, res.Content[0].Text, 1<<20)
+}
+
+func TestCloseShutsTheServerDownWithinTheCallersDeadline(t *testing.T) {
+	e := newEngine(t, mcpengine.Config{})
+	s, pidFile := connectStdio(t, e, demoserver.Options{})
+	pid := serverPID(t, pidFile)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	start := time.Now()
+	require.NoError(t, s.Close(ctx))
+	assert.Less(t, time.Since(start), 5*time.Second)
+	assert.ErrorIs(t, syscall.Kill(pid, 0), syscall.ESRCH, "server process reaped")
+}
