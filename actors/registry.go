@@ -17,7 +17,13 @@ func NewSystem(logger *slog.Logger) *actor.ActorSystem {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return logger }))
+	return actor.NewActorSystem(
+		actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return logger }),
+		// Dead letters of protoactor's own messages (a Stop to a stopped
+		// writer) still pass its throttle, whose goroutine lives one interval:
+		// keep that short so closing an engine leaves nothing running.
+		actor.WithDeadLetterThrottleInterval(10*time.Millisecond),
+	)
 }
 
 // Registry is the parent of every session actor. protoactor applies a
