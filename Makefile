@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin/engine
 PKGS    := ./...
 
-.PHONY: all build demo test test-short bench bench-peers lint fuzz clean
+.PHONY: all build demo test test-short bench bench-peers lint fuzz node-deps clean
 
 all: lint test
 
@@ -17,8 +17,17 @@ demo: build
 
 # The test command CI runs: race detector on, goleak in every package with
 # goroutines, the fuzz seed corpus replayed, vet and formatting checked.
-test: lint
+test: lint node-deps
 	$(GO) test -race -count=1 -timeout 20m $(PKGS)
+
+# Non-Go MCP servers the tests drive as subprocesses (the official
+# TypeScript reference server), pinned by testdata/node/package-lock.json.
+# Skipped when Node is absent; the tests that need them skip too.
+node-deps: testdata/node/node_modules/.installed
+testdata/node/node_modules/.installed: testdata/node/package-lock.json
+	@if command -v npm >/dev/null 2>&1; then \
+		cd testdata/node && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
+	else echo "npm not found: skipping the Node peer servers"; fi
 
 test-short:
 	$(GO) test -count=1 -short $(PKGS)
@@ -41,4 +50,4 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzDecodeFrame -fuzztime 60s ./messages/
 
 clean:
-	rm -rf bin
+	rm -rf bin testdata/node/node_modules

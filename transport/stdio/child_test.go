@@ -1,3 +1,5 @@
+//go:build linux
+
 package stdio
 
 import (
@@ -47,7 +49,7 @@ func runChild(mode string) int {
 		// Floods stderr while echoing stdin; reports "flood-done" on stdout.
 		var wg sync.WaitGroup
 		wg.Add(1)
-		go func() {
+		go func() { // owner: this child process; exits after the flood
 			defer wg.Done()
 			flood(childBytes())
 			out.line("flood-done")

@@ -7,7 +7,7 @@ import (
 	"github.com/mcpengine/mcpengine/transport"
 )
 
-// Defaults applied to zero Config fields.
+// Defaults for zero Config fields, and fixed limits of the stderr handling.
 const (
 	// DefaultShutdownGrace is how long Close waits for the child after
 	// closing its stdin, and again after SIGTERM.

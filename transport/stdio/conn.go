@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/mcpengine/mcpengine/transport"
 )
 
 // Conn is a connection to an MCP server subprocess; it implements
@@ -32,6 +34,8 @@ type Conn struct {
 	closeErr  error
 	state     atomic.Pointer[os.ProcessState]
 }
+
+var _ transport.Conn = (*Conn)(nil)
 
 func newConn(cfg Config, cmd *exec.Cmd, p *pipes) *Conn {
 	c := &Conn{

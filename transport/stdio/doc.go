@@ -27,9 +27,12 @@
 // # Framing
 //
 // One frame is one line. Empty lines and a trailing carriage return are
-// ignored. A received line longer than the configured cap fails the
-// connection with *transport.FrameTooLargeError without ever buffering more
-// than the cap; the MCP specification considers such a connection unusable.
+// ignored; bytes after the last newline at EOF are reported as
+// io.ErrUnexpectedEOF. A received line longer than the configured cap fails
+// the connection with *transport.FrameTooLargeError as soon as the cap is
+// passed, without buffering the rest of the line (the buffer never exceeds
+// the cap plus "\r\n"); the MCP specification considers such a connection
+// unusable, and the owner is expected to Close it.
 //
 // NewStreamConn applies the same framing to arbitrary streams, for servers
 // that speak stdio on their own os.Stdin/os.Stdout and for tests.

@@ -1,3 +1,5 @@
+//go:build linux
+
 package stdio
 
 import (
@@ -14,6 +16,9 @@ import (
 	"go.uber.org/goleak"
 )
 
+// These tests are Linux-only (they use /proc, pidfd_open and waitid
+// semantics); framing_test.go and example_test.go run everywhere.
+//
 // The test binary doubles as the MCP server subprocess: when childModeEnv is
 // set, TestMain runs one of the child behaviours in child_test.go and exits
 // instead of running tests. No external tools are needed.

@@ -26,8 +26,8 @@ const stderrLinger = 250 * time.Millisecond
 //  6. reap the child, close stdout, and let the stderr goroutine finish.
 //
 // ctx shortens each wait: once it is done Close kills outright. Close
-// returns nil when the child was reaped, whatever its exit status (see
-// ProcessState and ExitCode). It unblocks a pending ReadFrame and
+// returns nil once the child is reaped, whatever its exit status (see
+// ProcessState and ExitCode); an error only if reaping itself failed. It unblocks a pending ReadFrame and
 // WriteFrames, which return transport.ErrClosed, as does every later call.
 // Close is idempotent: later and concurrent calls return the first result.
 //

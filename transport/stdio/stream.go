@@ -19,9 +19,11 @@ type framed struct {
 	closing atomic.Bool // set first thing by Close
 }
 
-// ReadFrame returns the next frame (see transport.Conn). A frame longer than
-// the cap fails the connection: this and every later call return
-// *transport.FrameTooLargeError. After Close it returns transport.ErrClosed.
+// ReadFrame returns the next frame (see transport.Conn); the caller owns it.
+// It returns io.EOF at a clean end of stream and io.ErrUnexpectedEOF when
+// the stream ends inside a frame. A frame longer than the cap fails the
+// connection: this and every later call return *transport.FrameTooLargeError.
+// Once Close has begun it returns transport.ErrClosed.
 func (f *framed) ReadFrame() ([]byte, error) {
 	if f.closing.Load() {
 		return nil, transport.ErrClosed
