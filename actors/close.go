@@ -21,9 +21,6 @@ func (a *sessionActor) onClose(ctx actor.Context, m *closeSession) {
 		delete(a.serverReqs, key)
 	}
 	if c != nil {
-		if c.writer != nil {
-			ctx.Stop(c.writer)
-		}
 		a.closeInBackground(c, m.ctx)
 	}
 	close(m.done)

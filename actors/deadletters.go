@@ -18,4 +18,3 @@ func (*setRoots) IgnoreDeadLetterLogging()          {}
 func (*trackSubscription) IgnoreDeadLetterLogging() {}
 func (*trackLogLevel) IgnoreDeadLetterLogging()     {}
 func (*closeSession) IgnoreDeadLetterLogging()      {}
-func (*flushOutbox) IgnoreDeadLetterLogging()       {}

@@ -128,6 +128,9 @@ func (a *sessionActor) onServerRequest(msg *messages.Message) {
 func (a *sessionActor) runHandler(msg *messages.Message, h ServerRequestHandler) {
 	ctx, cancel := context.WithCancel(context.Background())
 	key := msg.ID.String()
+	if a.serverReqs == nil {
+		a.serverReqs = map[string]context.CancelFunc{}
+	}
 	if old, ok := a.serverReqs[key]; ok {
 		old() // a server reusing an id supersedes the old request
 	}

@@ -47,10 +47,9 @@ func (a *sessionActor) onDialed(ctx actor.Context, m *dialed) {
 		a.retryLater(ctx, m.err)
 		return
 	}
-	c := &connection{epoch: m.epoch, conn: m.conn, box: &outbox{}, readerDone: make(chan struct{})}
-	c.writer = ctx.Spawn(actor.PropsFromProducer(func() actor.Actor {
-		return &writerActor{epoch: c.epoch, conn: c.conn, box: c.box, session: a.self}
-	}))
+	c := &connection{epoch: m.epoch, conn: m.conn, readerDone: make(chan struct{})}
+	sys, self, epoch := a.sh.sys, a.self, m.epoch
+	c.writer = newWriter(m.conn, func(err error) { sys.Root.Send(self, &connFailed{epoch: epoch, err: err}) })
 	a.conn = c
 	// Owner: the session actor's connection. Exits when ReadFrame fails,
 	// which Close of the connection guarantees.
@@ -170,9 +169,6 @@ func (a *sessionActor) dropConnection(ctx actor.Context) {
 	for key, cancel := range a.serverReqs {
 		cancel()
 		delete(a.serverReqs, key)
-	}
-	if c.writer != nil {
-		a.sh.sys.Root.Stop(c.writer)
 	}
 	a.closeInBackground(c, nil)
 }

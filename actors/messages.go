@@ -86,11 +86,5 @@ type closeSession struct {
 	done chan struct{}
 }
 
-// flushOutbox is sent by the session actor to its writer when the outbox
-// turns non-empty. No reply.
-type flushOutbox struct{}
-
-var flushSignal = &flushOutbox{}
-
 // RootEntry is a root the client exposes (alias kept small for the API).
 type RootEntry = messages.Root

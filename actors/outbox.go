@@ -2,39 +2,45 @@ package actors
 
 import "sync"
 
-// outbox is the queue between the session actor (the only producer) and its
-// writer actor (the only consumer). Frames appended while the writer is busy
-// are written together by its next WriteFrames call: that is where writes
-// coalesce. The lock is held only to swap slices, never during I/O.
+// outbox is the writer's mailbox: the session actor appends, the writer's
+// drain loop takes everything queued at once. The lock is held only to swap
+// slices, never during I/O.
 type outbox struct {
-	mu        sync.Mutex
-	frames    [][]byte
-	spare     [][]byte
-	signalled bool // a flushSignal is on its way to the writer
+	mu      sync.Mutex
+	frames  [][]byte
+	spare   [][]byte
+	running bool // a drain goroutine is active
 }
 
-// push appends a frame and reports whether the writer must be signalled.
+// push appends a frame and reports whether a drain goroutine must start.
 func (o *outbox) push(frame []byte) bool {
 	o.mu.Lock()
 	o.frames = append(o.frames, frame)
-	wake := !o.signalled
-	o.signalled = true
+	start := !o.running
+	o.running = true
 	o.mu.Unlock()
-	return wake
+	return start
 }
 
-// take hands the writer everything queued so far.
+// take hands the drain loop everything queued so far, or nil (and marks
+// the drain finished) when nothing is.
 func (o *outbox) take() [][]byte {
 	o.mu.Lock()
+	defer o.mu.Unlock()
+	if len(o.frames) == 0 {
+		o.running = false
+		o.frames = nil // an idle connection keeps no backing array
+		o.spare = nil
+		return nil
+	}
 	batch := o.frames
 	o.frames = o.spare[:0]
 	o.spare = nil
-	o.signalled = false
-	o.mu.Unlock()
 	return batch
 }
 
-// recycle returns a written batch's backing array for reuse.
+// recycle returns a written batch's frames to the pool and keeps its
+// backing array for the next batch.
 func (o *outbox) recycle(batch [][]byte) {
 	for i := range batch {
 		putFrameBuf(batch[i])

@@ -91,9 +91,7 @@ func (a *sessionActor) write(frame []byte) {
 		return
 	}
 	a.sh.stats.FramesOut.Add(1)
-	if a.conn.box.push(frame) {
-		a.sh.sys.Root.Send(a.conn.writer, flushSignal)
-	}
+	a.conn.writer.enqueue(frame)
 }
 
 func (a *sessionActor) onNotify(n *Notify) {

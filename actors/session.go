@@ -45,8 +45,7 @@ type sessionActor struct {
 type connection struct {
 	epoch      uint64
 	conn       transport.Conn
-	writer     *actor.PID
-	box        *outbox
+	writer     *writer
 	readerDone chan struct{}
 }
 
@@ -55,10 +54,9 @@ type connection struct {
 func NewSessionProps(sh *Shared) *actor.Props {
 	return actor.PropsFromProducer(func() actor.Actor {
 		return &sessionActor{
-			sh:         sh,
-			pending:    map[int64]*Call{},
-			serverReqs: map[string]context.CancelFunc{},
-			restarter:  supervisor.NewRestarter(sh.cfg.Backoff, sh.cfg.MaxBudgetedRetries, nil),
+			sh:        sh,
+			pending:   map[int64]*Call{},
+			restarter: supervisor.NewRestarter(sh.cfg.Backoff, sh.cfg.MaxBudgetedRetries, nil),
 		}
 	})
 }
@@ -93,6 +91,9 @@ func (a *sessionActor) Receive(ctx actor.Context) {
 		a.onSetRoots(m)
 	case *trackSubscription:
 		if m.on {
+			if a.sh.subscriptions == nil {
+				a.sh.subscriptions = map[string]struct{}{}
+			}
 			a.sh.subscriptions[m.uri] = struct{}{}
 		} else {
 			delete(a.sh.subscriptions, m.uri)

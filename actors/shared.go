@@ -64,16 +64,13 @@ type Stats struct {
 func NewShared(sys *actor.ActorSystem, cfg SessionConfig) *Shared {
 	cfg.withDefaults()
 	sh := &Shared{
-		name:          cfg.Name,
-		cfg:           cfg,
-		sys:           sys,
-		log:           cfg.Logger,
-		stateCh:       make(chan struct{}),
-		closed:        make(chan struct{}),
-		disp:          newDispatcher(cfg.DispatchQueue),
-		notifyWatch:   map[int]func(Notification){},
-		stateWatch:    map[int]func(StateChange){},
-		subscriptions: map[string]struct{}{},
+		name:    cfg.Name,
+		cfg:     cfg,
+		sys:     sys,
+		log:     cfg.Logger,
+		stateCh: make(chan struct{}),
+		closed:  make(chan struct{}),
+		disp:    newDispatcher(cfg.DispatchQueue),
 	}
 	if cfg.Roots != nil {
 		sh.roots = append([]RootEntry{}, cfg.Roots...)
@@ -127,6 +124,9 @@ func (sh *Shared) WatchNotifications(fn func(Notification)) func() {
 	sh.watchMu.Lock()
 	id := sh.nextWatch
 	sh.nextWatch++
+	if sh.notifyWatch == nil {
+		sh.notifyWatch = map[int]func(Notification){}
+	}
 	sh.notifyWatch[id] = fn
 	sh.hasNotifyers.Store(true)
 	sh.watchMu.Unlock()
@@ -144,6 +144,9 @@ func (sh *Shared) WatchState(fn func(StateChange)) func() {
 	sh.watchMu.Lock()
 	id := sh.nextWatch
 	sh.nextWatch++
+	if sh.stateWatch == nil {
+		sh.stateWatch = map[int]func(StateChange){}
+	}
 	sh.stateWatch[id] = fn
 	sh.watchMu.Unlock()
 	return func() {
@@ -164,6 +167,10 @@ func (sh *Shared) publishState(ch StateChange) {
 	sh.stateMu.Unlock()
 
 	sh.watchMu.Lock()
+	if len(sh.stateWatch) == 0 {
+		sh.watchMu.Unlock()
+		return
+	}
 	fns := make([]func(StateChange), 0, len(sh.stateWatch))
 	for _, fn := range sh.stateWatch {
 		fns = append(fns, fn)

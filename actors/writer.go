@@ -1,39 +1,51 @@
 package actors
 
 import (
-	"github.com/asynkron/protoactor-go/actor"
-
 	"github.com/mcpengine/mcpengine/transport"
 )
 
-// writerActor owns the write side of one connection. It is a child of the
-// session actor, so it stops with it. Its Receive is the one place that
-// blocks on a write: a slow server stalls only the writer, never the
-// session actor, and Close on the connection unblocks it.
-type writerActor struct {
-	epoch   uint64
-	conn    transport.Conn
-	box     *outbox
-	session *actor.PID
-	failed  bool
+// writer owns the write side of one connection. It is an actor in the
+// mailbox sense (frames are its messages, one consumer drains them in order,
+// and it holds a goroutine only while frames are queued) without being a
+// protoactor process: a protoactor child (context, mailbox, registry entry,
+// props) costs about 1.2 KiB per session, a seventh of an idle session's
+// budget, and a Send per burst. The drain loop is the only place that
+// blocks on a write, so a slow server stalls the writer, never the session
+// actor; closing the connection unblocks it.
+type writer struct {
+	box    outbox
+	conn   transport.Conn
+	onFail func(error) // posts connFailed to the session; called at most once
+	failed bool        // drain goroutine only
 }
 
-func (w *writerActor) Receive(ctx actor.Context) {
-	if _, ok := ctx.Message().(*flushOutbox); !ok {
-		return
+func newWriter(conn transport.Conn, onFail func(error)) *writer {
+	return &writer{conn: conn, onFail: onFail}
+}
+
+// enqueue queues one frame; called by the session actor only.
+func (w *writer) enqueue(frame []byte) {
+	if w.box.push(frame) {
+		// Owner: the writer. Exits as soon as the outbox is empty (it
+		// checks under the outbox lock, so no frame is ever stranded).
+		go w.drain()
 	}
-	batch := w.box.take()
-	if len(batch) == 0 {
-		return
-	}
-	if w.failed {
+}
+
+// drain writes everything queued, batch after batch: frames that arrive
+// while a write is in progress go out together in the next WriteFrames.
+func (w *writer) drain() {
+	for {
+		batch := w.box.take()
+		if batch == nil {
+			return
+		}
+		if !w.failed {
+			if err := w.conn.WriteFrames(batch...); err != nil {
+				w.failed = true
+				w.onFail(err)
+			}
+		}
 		w.box.recycle(batch)
-		return
-	}
-	err := w.conn.WriteFrames(batch...)
-	w.box.recycle(batch)
-	if err != nil {
-		w.failed = true
-		ctx.Send(w.session, &connFailed{epoch: w.epoch, err: err})
 	}
 }

@@ -21,7 +21,11 @@ import (
 // from anywhere.
 type Conn struct {
 	framed
-	cmd    *exec.Cmd
+	// proc and name are all that is kept of the exec.Cmd: the command's
+	// environment and arguments are not needed after Start, and an idle
+	// session should not carry them.
+	proc   *os.Process
+	name   string
 	stdin  *os.File
 	stdout *os.File
 	stderr *os.File
@@ -39,7 +43,8 @@ var _ transport.Conn = (*Conn)(nil)
 
 func newConn(cfg Config, cmd *exec.Cmd, p *pipes) *Conn {
 	c := &Conn{
-		cmd:     cmd,
+		proc:    cmd.Process,
+		name:    cfg.Command,
 		stdin:   p.stdin,
 		stdout:  p.stdout,
 		stderr:  p.stderr,
@@ -61,7 +66,7 @@ func newConn(cfg Config, cmd *exec.Cmd, p *pipes) *Conn {
 }
 
 // Pid returns the child's process id, which is also its process group id.
-func (c *Conn) Pid() int { return c.cmd.Process.Pid }
+func (c *Conn) Pid() int { return c.proc.Pid }
 
 // Stderr returns a copy of the last bytes (up to Config.StderrRingBytes) the
 // child wrote to stderr; useful to explain a failed start or a crash. After

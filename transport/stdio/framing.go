@@ -33,8 +33,10 @@ const (
 // an idle connection holds readBufInitial bytes. Used by one goroutine.
 type frameReader struct {
 	src        io.Reader
+	poll       *pollReader // non-nil for files: wait for data holding no buffer
 	max        int
 	buf        []byte // buffered bytes are buf[start:end]
+	pooled     bool   // buf came from readBufPool
 	start, end int
 	err        error // sticky; reported once no complete frame is buffered
 }
@@ -43,7 +45,20 @@ func newFrameReader(src io.Reader, maxFrameBytes int) frameReader {
 	if maxFrameBytes <= 0 {
 		maxFrameBytes = transport.DefaultMaxFrameBytes
 	}
-	return frameReader{src: src, max: maxFrameBytes}
+	return frameReader{src: src, poll: newPollReader(src), max: maxFrameBytes}
+}
+
+// release drops an emptied buffer: back to the pool if it came from there,
+// to the collector if a long frame made it grow.
+func (r *frameReader) release() {
+	r.start, r.end = 0, 0
+	switch {
+	case r.pooled:
+		putReadBuf(r.buf)
+		r.buf, r.pooled = nil, false
+	case cap(r.buf) > readBufInitial || r.poll != nil:
+		r.buf = nil
+	}
 }
 
 // next returns the next non-empty frame, copied out of (or handed over with)
@@ -91,16 +106,24 @@ func (r *frameReader) take(line []byte) []byte {
 	}
 	out := bytes.Clone(line)
 	if r.start == r.end {
-		r.start, r.end = 0, 0
-		if cap(r.buf) > readBufInitial {
-			r.buf = nil // release what a long frame made us grow
-		}
+		r.release()
 	}
 	return out
 }
 
 // fill makes room and reads once.
 func (r *frameReader) fill() {
+	if r.poll != nil && r.start == r.end {
+		// Nothing buffered: wait for the next bytes without a buffer.
+		r.release()
+		buf, n, err := r.poll.read()
+		if err != nil {
+			r.err = err
+			return
+		}
+		r.buf, r.pooled, r.start, r.end = buf, true, 0, n
+		return
+	}
 	switch {
 	case r.buf == nil:
 		r.buf = make([]byte, readBufInitial)
@@ -122,6 +145,10 @@ func (r *frameReader) fill() {
 		nb := make([]byte, size)
 		r.end = copy(nb, r.buf[r.start:r.end])
 		r.start = 0
+		if r.pooled {
+			putReadBuf(r.buf)
+			r.pooled = false
+		}
 		r.buf = nb
 	}
 	n, err := r.src.Read(r.buf[r.end:])
@@ -139,13 +166,15 @@ func (r *frameReader) finalErr() error {
 			r.err = io.ErrUnexpectedEOF // the peer stopped mid-frame
 		}
 	}
-	r.buf, r.start, r.end = nil, 0, 0
+	r.release()
+	r.buf = nil
 	return r.err
 }
 
 func (r *frameReader) fail(err error) error {
 	r.err = err
-	r.buf, r.start, r.end = nil, 0, 0
+	r.release()
+	r.buf = nil
 	return err
 }
 

@@ -2,10 +2,13 @@
 
 package stdio
 
-import "os/exec"
+import "os"
 
-// waitExited reaps the child with cmd.Wait. Off Linux there is no portable
+// waitExited reaps the child with proc.Wait. Off Linux there is no portable
 // wait-without-reaping, so the final group SIGKILL in Close runs after the
 // reap; that is still safe in practice because a group id stays reserved
 // while any member lives.
-func waitExited(cmd *exec.Cmd) (reaped bool, err error) { return true, cmd.Wait() }
+func waitExited(proc *os.Process) (reaped bool, state *os.ProcessState, err error) {
+	state, err = proc.Wait()
+	return true, state, err
+}

@@ -2,9 +2,9 @@ package stdio
 
 import (
 	"context"
-	"errors"
+
 	"fmt"
-	"os/exec"
+	"os"
 	"syscall"
 	"time"
 )
@@ -42,29 +42,32 @@ func (c *Conn) shutdown(ctx context.Context) error {
 	c.closing.Store(true)
 	_ = c.stdin.Close() // EOF for the child; unblocks a pending WriteFrames
 
-	pid := c.cmd.Process.Pid
+	pid := c.proc.Pid
 	exited := make(chan struct{})
 	var reaped bool
 	var waitErr error
+	var state *os.ProcessState
 	// Owner: this Close. Exits when the child has exited, which the SIGKILL
 	// below guarantees; Close receives from exited before returning.
 	go func() {
-		reaped, waitErr = waitExited(c.cmd)
+		reaped, state, waitErr = waitExited(c.proc)
 		close(exited)
 	}()
 
 	if !c.await(ctx, exited) {
-		_ = signalGroup(c.cmd.Process, syscall.SIGTERM)
+		_ = signalGroup(c.proc, syscall.SIGTERM)
 		if !c.await(ctx, exited) {
-			_ = signalGroup(c.cmd.Process, syscall.SIGKILL)
+			_ = signalGroup(c.proc, syscall.SIGKILL)
 			<-exited
 		}
 	}
-	_ = signalGroup(c.cmd.Process, syscall.SIGKILL) // stragglers; ESRCH when none
+	_ = signalGroup(c.proc, syscall.SIGKILL) // stragglers; ESRCH when none
 	if !reaped {
-		waitErr = c.cmd.Wait()
+		state, waitErr = c.proc.Wait()
 	}
-	c.state.Store(c.cmd.ProcessState)
+	if state != nil {
+		c.state.Store(state)
+	}
 
 	_ = c.stdout.Close() // unblocks a pending ReadFrame
 
@@ -78,8 +81,8 @@ func (c *Conn) shutdown(ctx context.Context) error {
 	<-c.drained
 	_ = c.stderr.Close()
 
-	if exitErr := (*exec.ExitError)(nil); waitErr != nil && !errors.As(waitErr, &exitErr) {
-		return fmt.Errorf("stdio: reap %q (pid %d): %w", c.cmd.Args[0], pid, waitErr)
+	if waitErr != nil {
+		return fmt.Errorf("stdio: reap %q (pid %d): %w", c.name, pid, waitErr)
 	}
 	return nil
 }

@@ -147,14 +147,29 @@ func (s *lineSink) summarize() {
 // or an error (Close set a read deadline or closed it), then closes done.
 func drainStderr(f *os.File, r *ring, sink *lineSink, done chan<- struct{}) {
 	defer close(done)
-	buf := make([]byte, stderrReadBytes)
+	poll := newPollReader(f)
+	var own []byte
+	if poll == nil {
+		own = make([]byte, stderrReadBytes)
+	}
 	for {
-		n, err := f.Read(buf)
+		var buf []byte
+		var n int
+		var err error
+		if poll != nil {
+			buf, n, err = poll.read() // holds no buffer while the child is quiet
+		} else {
+			buf = own
+			n, err = f.Read(buf)
+		}
 		if n > 0 {
 			r.write(buf[:n])
 			if sink.enabled() {
 				sink.feed(buf[:n])
 			}
+		}
+		if poll != nil && buf != nil {
+			putReadBuf(buf)
 		}
 		if err != nil {
 			if sink.enabled() {
