@@ -85,22 +85,23 @@ func TestStderrSpam(t *testing.T) {
 }
 
 func TestDelay(t *testing.T) {
-	const d = 30 * time.Millisecond
-	c, _ := start(t, Options{Delay: d})
+	const d = 20 * time.Millisecond
+	c, run := start(t, Options{Delay: d})
 	begin := time.Now()
 	c.result(messages.MethodPing, nil, nil)
 	assert.GreaterOrEqual(t, time.Since(begin), d)
 
-	// Delayed requests run concurrently: a batch of 5 takes about one delay.
-	chans := make([]chan messages.Message, 5)
-	begin = time.Now()
-	for i := range chans {
-		_, chans[i] = c.send(messages.MethodPing, nil)
+	// Delayed requests run concurrently: a long sleep does not hold up a
+	// ping, and delayed requests can be cancelled.
+	id, ch := c.send(messages.MethodToolsCall, &messages.CallToolParams{Name: "sleep", Arguments: map[string]any{"ms": 3_600_000}})
+	c.result(messages.MethodPing, nil, nil)
+	c.notify(messages.NotificationCancelled, &messages.CancelledParams{RequestID: messages.NumberID(id)})
+	awaitStats(t, run.srv, func(s Stats) bool { return s.CancelledCalls == 1 })
+	select {
+	case m := <-ch:
+		t.Fatalf("cancelled call answered: %+v", m)
+	default:
 	}
-	for _, ch := range chans {
-		c.await(ch)
-	}
-	assert.Less(t, time.Since(begin), 5*d)
 }
 
 func TestWriteFailureEndsSession(t *testing.T) {

@@ -68,11 +68,6 @@ func appendString(buf []byte, s string) []byte {
 	return append(buf, '"')
 }
 
-// appendFloat appends a JSON number.
-func appendFloat(buf []byte, f float64) []byte {
-	return strconv.AppendFloat(buf, f, 'g', -1, 64)
-}
-
 // appendMarshal appends v encoded by the messages codec. Used off the hot
 // path only.
 func appendMarshal(buf []byte, v any) ([]byte, *messages.WireError) {

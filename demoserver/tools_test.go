@@ -3,6 +3,7 @@ package demoserver
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -173,17 +174,19 @@ func TestSampleElicitRoots(t *testing.T) {
 	c := newClient(t, conn, func(m messages.Message) (any, *messages.WireError) {
 		switch m.Method {
 		case messages.MethodSamplingCreateMessage:
-			require.NoError(t, messages.Unmarshal(m.Params, &gotSampling))
+			assert.NoError(t, messages.Unmarshal(m.Params, &gotSampling))
 			blocks, err := gotSampling.Messages[0].Blocks()
-			require.NoError(t, err)
+			if !assert.NoError(t, err) || !assert.NotEmpty(t, blocks) {
+				return nil, &messages.WireError{Code: -1, Message: "bad params"}
+			}
 			if blocks[0].Text == "refuse" {
 				return nil, &messages.WireError{Code: -1, Message: "user rejected sampling"}
 			}
 			res := messages.CreateMessageResult{Role: messages.RoleAssistant, Model: "fake"}
-			require.NoError(t, res.SetContent(messages.TextContent("answer to "+blocks[0].Text)))
+			assert.NoError(t, res.SetContent(messages.TextContent("answer to "+blocks[0].Text)))
 			return &res, nil
 		case messages.MethodElicitationCreate:
-			require.NoError(t, messages.Unmarshal(m.Params, &gotElicit))
+			assert.NoError(t, messages.Unmarshal(m.Params, &gotElicit))
 			return &messages.ElicitResult{Action: messages.ElicitActionAccept, Content: map[string]any{"name": "Ann", "confirm": true}}, nil
 		case messages.MethodRootsList:
 			return &messages.ListRootsResult{Roots: []messages.Root{{URI: "file:///a"}, {URI: "file:///b", Name: "b"}}}, nil
@@ -226,7 +229,12 @@ func TestServerRequestCancelledWithToolCall(t *testing.T) {
 	})
 	c.initialize(messages.LatestVersion)
 	id, ch := c.send(messages.MethodToolsCall, &messages.CallToolParams{Name: "roots"})
-	serverReq := <-asked
+	var serverReq messages.ID
+	select {
+	case serverReq = <-asked:
+	case <-time.After(testTimeout):
+		t.Fatal("the server did not send roots/list")
+	}
 	c.notify(messages.NotificationCancelled, &messages.CancelledParams{RequestID: messages.NumberID(id)})
 	awaitStats(t, run.srv, func(s Stats) bool { return s.CancelledCalls == 1 })
 
