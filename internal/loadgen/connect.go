@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os/exec"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/mcpengine/mcpengine"
@@ -19,7 +21,7 @@ const DefaultConnectTimeout = 10 * time.Second
 type ConnectError struct {
 	// Target describes the server (its command, or the dialer's name).
 	Target string
-	// After is how long Connect waited.
+	// After is how long Connect waited (the timeout, if it expired).
 	After time.Duration
 	// Fatal is set when the server could not be started at all (command
 	// not found, not executable, bad working directory): Connect gave up at
@@ -39,14 +41,25 @@ func (e *ConnectError) Error() string {
 		return fmt.Sprintf("cannot start server %s: %v", e.Target, e.Last)
 	case errors.Is(e.Err, context.DeadlineExceeded):
 		if e.Last != nil {
-			return fmt.Sprintf("could not connect to %s within %v: last error: %v", e.Target, e.After.Round(time.Millisecond), e.Last)
+			return fmt.Sprintf("could not connect to %s within %v: last error: %v%s", e.Target, e.After, e.Last, eofHint(e.Last))
 		}
-		return fmt.Sprintf("could not connect to %s within %v (session still %s, no error reported)", e.Target, e.After.Round(time.Millisecond), e.State)
+		why := "the server is still starting"
+		if e.State == mcpengine.StateInitializing {
+			why = "the server started but did not answer the initialize request"
+		}
+		return fmt.Sprintf("could not connect to %s within %v: %s", e.Target, e.After, why)
 	}
 	if e.Last != nil && !errors.Is(e.Err, e.Last) {
-		return fmt.Sprintf("could not connect to %s: %v (last connection error: %v)", e.Target, e.Err, e.Last)
+		return fmt.Sprintf("could not connect to %s: %v (last connection error: %v%s)", e.Target, e.Err, e.Last, eofHint(e.Last))
 	}
 	return fmt.Sprintf("could not connect to %s: %v", e.Target, e.Err)
+}
+
+func eofHint(err error) string {
+	if errors.Is(err, io.EOF) || errors.Is(err, syscall.EPIPE) {
+		return " (the server exited or closed its output before the handshake completed)"
+	}
+	return ""
 }
 
 func (e *ConnectError) Unwrap() []error {
@@ -133,8 +146,11 @@ func Connect(ctx context.Context, eng *mcpengine.Engine, sc mcpengine.SessionCon
 	if errors.As(err, &closed) && closed.Cause != nil {
 		ce.Err = closed.Cause
 	}
-	if ctx.Err() != nil { // the caller gave up, not the connect timeout
+	switch {
+	case ctx.Err() != nil: // the caller gave up, not the connect timeout
 		ce.Err = ctx.Err()
+	case errors.Is(err, context.DeadlineExceeded) && fatal == nil:
+		ce.After = timeout
 	}
 
 	cctx, ccancel := context.WithTimeout(context.Background(), 5*time.Second)

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -56,8 +57,8 @@ type Config struct {
 
 	// Method is the JSON-RPC method (default tools/call). For tools/call,
 	// Tool names the tool (default "echo") and Args are its arguments
-	// (JSON object; default {"text":"hello"}); for other methods Args are
-	// the params (nil for none).
+	// (JSON object; none by default, except {"text":"hello"} for echo); for
+	// other methods Args are the params (nil for none).
 	Method string
 	Tool   string
 	Args   messages.RawMessage
@@ -93,7 +94,7 @@ func (c *Config) withDefaults() error {
 		if c.Tool == "" {
 			c.Tool = "echo"
 		}
-		if len(c.Args) == 0 {
+		if len(c.Args) == 0 && c.Tool == "echo" {
 			c.Args = DefaultArgs
 		}
 	} else if c.Tool != "" {
@@ -116,10 +117,14 @@ func (c *Config) params() (messages.RawMessage, error) {
 		}
 		return c.Args, nil
 	}
-	if !jsonValid(c.Args) {
-		return nil, errors.New("loadgen: tool arguments are not valid JSON")
+	p := &messages.CallToolParams{Name: c.Tool}
+	if len(c.Args) > 0 {
+		if !jsonValid(c.Args) {
+			return nil, errors.New("loadgen: tool arguments are not valid JSON")
+		}
+		p.Arguments = c.Args
 	}
-	return messages.Marshal(&messages.CallToolParams{Name: c.Tool, Arguments: c.Args})
+	return messages.Marshal(p)
 }
 
 // Run connects the sessions, runs the calls, closes the engine and
@@ -173,6 +178,10 @@ func connectAll(ctx context.Context, eng *mcpengine.Engine, cfg *Config) ([]*mcp
 			defer wg.Done()
 			t0 := time.Now()
 			s, err := Connect(cctx, eng, sc, cfg.ConnectTimeout)
+			var ce *ConnectError
+			if cfg.Label != "" && errors.As(err, &ce) {
+				ce.Target = cfg.Label
+			}
 			times[i] = time.Since(t0)
 			sessions[i], errs[i] = s, err
 			if err != nil {
@@ -224,6 +233,21 @@ func (w *worker) record(class Class, lat time.Duration, err error) {
 		}
 		w.firstErr[class] = err.Error()
 	}
+}
+
+// toolErrorText describes an isError result by its text content.
+func toolErrorText(raw messages.RawMessage) error {
+	res, err := mcpengine.DecodeCallToolResult(raw, nil)
+	if err != nil {
+		return errors.New("tool result has isError: true")
+	}
+	var texts []string
+	for _, b := range res.Content {
+		if b.Type == "text" && b.Text != "" {
+			texts = append(texts, b.Text)
+		}
+	}
+	return fmt.Errorf("tool result has isError: true: %s", strings.Join(texts, "; "))
 }
 
 // toolStatus is the part of a tools/call result the run checks.
@@ -281,6 +305,9 @@ func runCalls(ctx context.Context, cfg *Config, sessions []*mcpengine.Session, p
 							class, err = Other, fmt.Errorf("undecodable tools/call result: %w", derr)
 						} else if st.IsError {
 							class = ToolError
+							if w.firstErr[ToolError] == "" {
+								err = toolErrorText(raw)
+							}
 						}
 					}
 					w.record(class, lat, err)
@@ -292,7 +319,7 @@ func runCalls(ctx context.Context, cfg *Config, sessions []*mcpengine.Session, p
 	elapsed := time.Since(start)
 
 	res := &Result{
-		Target: cfg.Label, Method: cfg.Method, Tool: cfg.Tool,
+		Target: cfg.Label, Method: cfg.Method, Tool: cfg.Tool, Args: cfg.Args,
 		Sessions: len(sessions), Concurrency: cfg.Concurrency,
 		Duration: elapsed, Seconds: elapsed.Seconds(),
 		Interrupted: ctx.Err() != nil,

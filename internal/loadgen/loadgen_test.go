@@ -21,7 +21,9 @@ import (
 	"github.com/mcpengine/mcpengine/transport/memory"
 )
 
-func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+func TestMain(m *testing.M) {
+	goleak.VerifyTestMain(m)
+}
 
 // demoTarget serves every session from one in-process demo server over
 // memory pipes.
@@ -79,7 +81,7 @@ func TestRunIsErrorIsFailure(t *testing.T) {
 	assert.Zero(t, res.OK, "an isError result must never count as a success")
 	assert.EqualValues(t, 50, res.Failed)
 	assert.EqualValues(t, 50, res.Errors.Tool)
-	assert.Contains(t, res.FirstErrors["tool"], "isError")
+	assert.Equal(t, "tool result has isError: true: boom", res.FirstErrors["tool"])
 	assert.EqualValues(t, 50, res.Histogram.TotalCount(), "failures are timed too")
 }
 
@@ -149,16 +151,30 @@ func TestRunTransportErrorsStillAddUp(t *testing.T) {
 	assert.EqualValues(t, 100, res.Histogram.TotalCount())
 }
 
+// countingConn calls after once the server has read n frames.
+type countingConn struct {
+	transport.Conn
+	n     atomic.Int64
+	at    int64
+	after func()
+}
+
+func (c *countingConn) ReadFrame() ([]byte, error) {
+	b, err := c.Conn.ReadFrame()
+	if err == nil && c.n.Add(1) == c.at {
+		c.after()
+	}
+	return b, err
+}
+
 func TestRunInterrupted(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
-	var n atomic.Int64
+	defer cancel()
 	srv := demoserver.New(demoserver.Options{})
 	d := memory.NewDialer("demo", func(c transport.Conn) {
-		if n.Add(1) == 1 {
-			// Stop the run once the session is up and calls flow.
-			time.AfterFunc(50*time.Millisecond, cancel)
-		}
-		_ = srv.Serve(context.Background(), c)
+		// Stop the run once the session is up and calls flow (frame 20:
+		// initialize, initialized, then calls).
+		_ = srv.Serve(context.Background(), &countingConn{Conn: c, at: 20, after: cancel})
 	})
 	res, err := Run(ctx, Config{
 		Target:   func(int) mcpengine.SessionConfig { return mcpengine.SessionConfig{Dialer: d} },
@@ -166,6 +182,7 @@ func TestRunInterrupted(t *testing.T) {
 	})
 	require.NoError(t, err)
 	assert.True(t, res.Interrupted)
+	assert.Positive(t, res.Calls)
 	assert.Equal(t, res.Calls, res.OK, "calls cut short by the caller are not failures")
 	assert.Less(t, res.Duration, time.Minute)
 }

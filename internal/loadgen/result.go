@@ -9,6 +9,7 @@ import (
 	"github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/mcpengine/mcpengine"
+	"github.com/mcpengine/mcpengine/messages"
 )
 
 // Class is the outcome of one call.
@@ -175,9 +176,11 @@ func connectStats(total time.Duration, each []time.Duration) ConnectStats {
 type Result struct {
 	// Target is Config.Label.
 	Target string `json:"target,omitempty"`
-	// Method is the JSON-RPC method called; Tool the tool for tools/call.
-	Method string `json:"method"`
-	Tool   string `json:"tool,omitempty"`
+	// Method is the JSON-RPC method called; Tool the tool for tools/call;
+	// Args its arguments (or the method's params).
+	Method string              `json:"method"`
+	Tool   string              `json:"tool,omitempty"`
+	Args   messages.RawMessage `json:"args,omitempty"` // tool arguments or params
 
 	Sessions    int `json:"sessions"`
 	Concurrency int `json:"concurrency"` // concurrent calls per session
@@ -187,8 +190,8 @@ type Result struct {
 	OK     int64       `json:"ok"`
 	Failed int64       `json:"failed"`
 	Errors ErrorCounts `json:"errors"`
-	// FirstErrors holds the first error message seen per failure class
-	// (keys as in Errors).
+	// FirstErrors holds one example error message per failure class that
+	// occurred (keys as in Errors), from the first worker that saw one.
 	FirstErrors map[string]string `json:"first_errors,omitempty"`
 
 	// Duration is from the first call sent to the last one answered.

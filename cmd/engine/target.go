@@ -1,0 +1,192 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/mcpengine/mcpengine"
+	"github.com/mcpengine/mcpengine/internal/loadgen"
+	"github.com/mcpengine/mcpengine/messages"
+)
+
+// targetFlags select the server and shape the engine; every client
+// command has them.
+type targetFlags struct {
+	stdio      string
+	configFile string
+	server     string
+	demoArgs   string
+
+	timeout         time.Duration
+	connectTimeout  time.Duration
+	protocolVersion string
+	strict          bool
+
+	json    bool
+	verbose bool
+}
+
+const defaultCallTimeout = 30 * time.Second
+
+func (f *targetFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.stdio, "stdio", "", `server to start, as one command line: "command args..." (shell-style quoting, no shell)`)
+	fs.StringVar(&f.configFile, "config", "", "mcpServers JSON config file (Claude Desktop / Cursor / VS Code format)")
+	fs.StringVar(&f.server, "server", "", "server name in --config (may be left out if the file has only one)")
+	fs.StringVar(&f.demoArgs, "demo-args", "", `extra "engine serve" flags for the default demo server target, e.g. "--delay 5ms"`)
+	fs.DurationVar(&f.timeout, "timeout", defaultCallTimeout, "timeout of each request")
+	fs.DurationVar(&f.connectTimeout, "connect-timeout", loadgen.DefaultConnectTimeout, "how long to wait for the server to start and complete the handshake")
+	fs.StringVar(&f.protocolVersion, "protocol-version", "", "protocol version to offer (default: the newest, "+messages.LatestVersion+")")
+	fs.BoolVar(&f.strict, "strict", false, "accept only the offered protocol version")
+	fs.BoolVar(&f.json, "json", false, "print JSON instead of text")
+	fs.BoolVarP(&f.verbose, "verbose", "v", false, "log the engine's activity (and the server's stderr) to stderr")
+}
+
+// target resolves the flags to the server to start and a label for it.
+func (f *targetFlags) target() (mcpengine.ServerConfig, string, error) {
+	switch {
+	case f.stdio != "" && f.configFile != "":
+		return mcpengine.ServerConfig{}, "", usagef("--stdio and --config are exclusive: give one")
+	case f.server != "" && f.configFile == "":
+		return mcpengine.ServerConfig{}, "", usagef("--server needs --config")
+	case f.demoArgs != "" && (f.stdio != "" || f.configFile != ""):
+		return mcpengine.ServerConfig{}, "", usagef("--demo-args applies to the default demo server only, not with --stdio or --config")
+	}
+
+	if f.stdio != "" {
+		words, err := splitCommand(f.stdio)
+		if err != nil {
+			return mcpengine.ServerConfig{}, "", usagef("--stdio: %v", err)
+		}
+		if len(words) == 0 {
+			return mcpengine.ServerConfig{}, "", usagef("--stdio: empty command")
+		}
+		return mcpengine.ServerConfig{Command: words[0], Args: words[1:]}, words[0], nil
+	}
+
+	if f.configFile != "" {
+		cf, err := mcpengine.LoadConfigFile(f.configFile)
+		if err != nil {
+			return mcpengine.ServerConfig{}, "", err
+		}
+		name := f.server
+		if name == "" {
+			if len(cf.Servers) != 1 {
+				names := make([]string, 0, len(cf.Servers))
+				for n := range cf.Servers {
+					names = append(names, n)
+				}
+				sort.Strings(names)
+				return mcpengine.ServerConfig{}, "", usagef("%s has %d servers; pick one with --server (%s)", f.configFile, len(names), strings.Join(names, ", "))
+			}
+			for n := range cf.Servers {
+				name = n
+			}
+		}
+		sc, err := cf.Server(name)
+		if err != nil {
+			return mcpengine.ServerConfig{}, "", err
+		}
+		if sc.Command == "" {
+			if sc.URL != "" {
+				return mcpengine.ServerConfig{}, "", fmt.Errorf("server %q is an HTTP server (%s); only stdio servers are supported", name, sc.URL)
+			}
+			return mcpengine.ServerConfig{}, "", fmt.Errorf("server %q in %s has no command", name, f.configFile)
+		}
+		return sc, fmt.Sprintf("%s (%s)", name, sc.Command), nil
+	}
+
+	exe, err := os.Executable()
+	if err != nil {
+		return mcpengine.ServerConfig{}, "", fmt.Errorf("cannot locate this binary to start the demo server: %w", err)
+	}
+	args := []string{"serve"}
+	if f.demoArgs != "" {
+		extra, err := splitCommand(f.demoArgs)
+		if err != nil {
+			return mcpengine.ServerConfig{}, "", usagef("--demo-args: %v", err)
+		}
+		args = append(args, extra...)
+	}
+	label := "embedded demo server (engine serve)"
+	if f.demoArgs != "" {
+		label = fmt.Sprintf("embedded demo server (engine serve %s)", f.demoArgs)
+	}
+	return mcpengine.ServerConfig{Command: exe, Args: args}, label, nil
+}
+
+// engineConfig is the engine configuration the flags ask for.
+func (f *targetFlags) engineConfig(stderr io.Writer) mcpengine.Config {
+	cfg := mcpengine.Config{
+		ClientInfo:      messages.Implementation{Name: "mcpengine-cli", Version: version()},
+		ProtocolVersion: f.protocolVersion,
+		StrictVersion:   f.strict,
+		RequestTimeout:  f.timeout,
+	}
+	if f.verbose {
+		cfg.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	return cfg
+}
+
+// callOpts are the options of every request.
+func (f *targetFlags) callOpts() []mcpengine.CallOption {
+	if f.timeout > 0 {
+		return []mcpengine.CallOption{mcpengine.WithTimeout(f.timeout)}
+	}
+	return nil
+}
+
+// client is one connected session and its engine.
+type client struct {
+	eng     *mcpengine.Engine
+	s       *mcpengine.Session
+	label   string
+	connect time.Duration
+	opts    []mcpengine.CallOption
+}
+
+// connect starts the engine and connects one session to the target,
+// waiting at most --connect-timeout.
+func (f *targetFlags) connect(cmd *cobra.Command) (*client, error) {
+	if f.strict && f.protocolVersion == "" {
+		return nil, usagef("--strict needs --protocol-version")
+	}
+	sc, label, err := f.target()
+	if err != nil {
+		return nil, err
+	}
+	eng := mcpengine.New(f.engineConfig(cmd.ErrOrStderr()))
+	start := time.Now()
+	s, err := loadgen.Connect(cmd.Context(), eng, mcpengine.SessionConfig{Name: "cli", Server: sc}, f.connectTimeout)
+	if err != nil {
+		closeEngine(eng)
+		var ce *loadgen.ConnectError
+		if errors.As(err, &ce) {
+			ce.Target = label
+			if !ce.Fatal && !f.verbose && cmd.Context().Err() == nil && !errors.Is(err, mcpengine.ErrVersionMismatch) {
+				return nil, fmt.Errorf("%w; run with -v to see the server's stderr", err)
+			}
+		}
+		return nil, err
+	}
+	return &client{eng: eng, s: s, label: label, connect: time.Since(start), opts: f.callOpts()}, nil
+}
+
+// close shuts the session and the server down.
+func (c *client) close() { closeEngine(c.eng) }
+
+func closeEngine(eng *mcpengine.Engine) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_ = eng.Close(ctx)
+}
