@@ -37,10 +37,12 @@ type Config struct {
 	// QueueLimit caps calls waiting for a session to become ready (1024).
 	MaxInFlight int
 	QueueLimit  int
-	// Backoff shapes reconnect delays; MaxVersionRetries bounds restarts
-	// after version mismatches before the session closes (default 5).
-	Backoff           supervisor.Policy
-	MaxVersionRetries int
+	// Backoff shapes reconnect delays. RestartBudget bounds consecutive
+	// restarts for failures that rarely fix themselves (a version mismatch,
+	// a command that cannot be started) before the session closes for good
+	// (default 5); EOFs and crashes are retried without limit.
+	Backoff       BackoffPolicy
+	RestartBudget int
 	// MaxFrameBytes caps one received frame (default 32 MiB).
 	MaxFrameBytes int
 
@@ -50,6 +52,10 @@ type Config struct {
 	Sampling    SamplingHandler
 	Elicitation ElicitationHandler
 }
+
+// BackoffPolicy shapes reconnect delays: exponential from Initial by
+// Multiplier, jittered, and capped at Max after the jitter.
+type BackoffPolicy = supervisor.Policy
 
 // SessionConfig names one session and says how to reach its server.
 type SessionConfig struct {
@@ -157,7 +163,7 @@ func (e *Engine) actorConfig(sc SessionConfig, dialer transport.Dialer) actors.S
 		MaxInFlight:        c.MaxInFlight,
 		QueueLimit:         c.QueueLimit,
 		Backoff:            c.Backoff,
-		MaxBudgetedRetries: c.MaxVersionRetries,
+		MaxBudgetedRetries: c.RestartBudget,
 		Roots:              c.Roots,
 		Logger:             c.Logger,
 	}

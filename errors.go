@@ -32,6 +32,9 @@ type (
 	VersionMismatchError = actors.VersionMismatchError
 	// ClosedError: the session is closed; Cause says why.
 	ClosedError = actors.ClosedError
+	// ServerStderrError is a connection failure with the server's last
+	// stderr lines attached (stdio servers).
+	ServerStderrError = actors.ServerStderrError
 	// RPCError is a JSON-RPC error the server answered with. errors.Is
 	// matches it by code against messages.ErrMethodNotFound and the other
 	// messages.Err* sentinels.

@@ -118,8 +118,12 @@ func (s *Session) Instructions() string {
 	return ""
 }
 
-// Stats are the session's live counters.
-func (s *Session) Stats() *actors.Stats { return s.sh.Stats() }
+// Stats are a session's live counters (frames in and out, invalid frames
+// discarded, late responses, restarts, requests, timeouts).
+type Stats = actors.Stats
+
+// Stats returns the session's live counters.
+func (s *Session) Stats() *Stats { return s.sh.Stats() }
 
 // SetRoots replaces the roots the engine answers to roots/list and sends
 // notifications/roots/list_changed.

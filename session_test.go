@@ -47,7 +47,7 @@ func TestAcceptsAnOlderSupportedVersionTheServerAnswers(t *testing.T) {
 }
 
 func TestStrictModeRefusesAnyOtherVersionAndClosesAfterTheBudget(t *testing.T) {
-	e := newEngine(t, mcpengine.Config{ProtocolVersion: messages.Version20241105, StrictVersion: true, MaxVersionRetries: 2})
+	e := newEngine(t, mcpengine.Config{ProtocolVersion: messages.Version20241105, StrictVersion: true, RestartBudget: 2})
 	srv := demoserver.New(demoserver.Options{Versions: []string{messages.Version20250618}})
 	_, err := e.Connect(testCtx(t, 10*time.Second), mcpengine.SessionConfig{Name: "strict", Dialer: memoryDemo(t, srv)})
 	require.Error(t, err)

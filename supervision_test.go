@@ -2,6 +2,7 @@ package mcpengine_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -95,7 +96,7 @@ func TestServerClosingStdoutIsTreatedAsEOFAndRestarted(t *testing.T) {
 }
 
 func TestUnsupportedVersionRetriesUnderBudgetThenClosesTyped(t *testing.T) {
-	e := newEngine(t, mcpengine.Config{MaxVersionRetries: 2})
+	e := newEngine(t, mcpengine.Config{RestartBudget: 2})
 	srv := stdioDemo(t, demoserver.Options{AnswerVersion: "1999-01-01"})
 	_, err := e.Connect(testCtx(t, 30*time.Second), mcpengine.SessionConfig{Name: "old", Server: srv})
 	require.Error(t, err)
@@ -156,4 +157,35 @@ func TestCloseShutsTheServerDownWithinTheCallersDeadline(t *testing.T) {
 	require.NoError(t, s.Close(ctx))
 	assert.Less(t, time.Since(start), 5*time.Second)
 	assert.ErrorIs(t, syscall.Kill(pid, 0), syscall.ESRCH, "server process reaped")
+}
+
+func TestAMissingCommandClosesTheSessionAfterTheRestartBudget(t *testing.T) {
+	e := newEngine(t, mcpengine.Config{RestartBudget: 2})
+	_, err := e.Connect(testCtx(t, 10*time.Second), mcpengine.SessionConfig{
+		Name: "typo", Server: mcpengine.ServerConfig{Command: "no-such-mcp-server-binary"},
+	})
+	require.Error(t, err)
+	assert.ErrorIs(t, err, mcpengine.ErrSessionClosed)
+	assert.Contains(t, err.Error(), "no-such-mcp-server-binary")
+}
+
+func TestAServerThatDiesDuringTheHandshakeReportsItsStderr(t *testing.T) {
+	e := newEngine(t, mcpengine.Config{})
+	srv := stdioDemo(t, demoserver.Options{})
+	srv.Env[serveOptsEnv] = "{not json" // the test binary prints "bad options: …" and exits 2
+	s, err := e.Open(testCtx(t, 10*time.Second), mcpengine.SessionConfig{Name: "dies", Server: srv})
+	require.NoError(t, err)
+	ctx := testCtx(t, 10*time.Second)
+	for {
+		var se *mcpengine.ServerStderrError
+		if errors.As(s.LastError(), &se) {
+			assert.Contains(t, se.Stderr, "bad options")
+			return
+		}
+		select {
+		case <-ctx.Done():
+			t.Fatalf("no stderr attached; last error: %v", s.LastError())
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
 }

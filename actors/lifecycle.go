@@ -134,6 +134,9 @@ func (a *sessionActor) connectionFailed(ctx actor.Context, err error) {
 	if a.state == StateClosed {
 		return
 	}
+	if a.conn != nil {
+		err = withServerStderr(err, a.conn.conn)
+	}
 	a.sh.log.Debug("connection failed", slog.String("session", a.sh.name), slog.Any("error", err))
 	a.failInFlight(&ConnectionLostError{Cause: err})
 	a.dropConnection(ctx)

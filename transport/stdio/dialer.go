@@ -54,7 +54,7 @@ func Start(ctx context.Context, cfg Config) (*Conn, error) {
 	env := buildEnv(cfg)
 	path, err := resolveCommand(cfg.Command, cfg.Env)
 	if err != nil {
-		return nil, fmt.Errorf("stdio: start %q: %w", cfg.Command, err)
+		return nil, &StartError{Command: cfg.Command, Err: err}
 	}
 	cmd := exec.Command(path, cfg.Args...)
 	cmd.Args[0] = cfg.Command
@@ -64,7 +64,7 @@ func Start(ctx context.Context, cfg Config) (*Conn, error) {
 
 	p, err := newPipes()
 	if err != nil {
-		return nil, fmt.Errorf("stdio: start %q: %w", cfg.Command, err)
+		return nil, &StartError{Command: cfg.Command, Err: err}
 	}
 	// Handing exec *os.File ends connects them to the child directly: exec
 	// starts no copying goroutines and Wait closes nothing of ours.
@@ -73,7 +73,7 @@ func Start(ctx context.Context, cfg Config) (*Conn, error) {
 	p.closeChildEnds()
 	if err != nil {
 		p.closeParentEnds()
-		return nil, fmt.Errorf("stdio: start %q: %w", cfg.Command, err)
+		return nil, &StartError{Command: cfg.Command, Err: err}
 	}
 	return newConn(cfg, cmd, p), nil
 }

@@ -1,0 +1,60 @@
+package actors
+
+import (
+	"bytes"
+
+	"github.com/mcpengine/mcpengine/transport"
+)
+
+// ServerStderrError is a connection failure together with the last lines
+// the server wrote to stderr: "EOF" alone rarely says why a server died.
+type ServerStderrError struct {
+	Cause  error
+	Stderr string
+}
+
+func (e *ServerStderrError) Error() string {
+	return e.Cause.Error() + " (server stderr: " + e.Stderr + ")"
+}
+func (e *ServerStderrError) Unwrap() error { return e.Cause }
+
+// stderrKeeper is implemented by transports that keep the tail of the
+// server's stderr (stdio).
+type stderrKeeper interface{ Stderr() []byte }
+
+const (
+	stderrTailLines = 5
+	stderrTailBytes = 1024
+)
+
+// withServerStderr attaches the server's last stderr lines to err, when the
+// transport keeps them. Best effort: the drain may not have read the very
+// last bytes yet when the failure is seen.
+func withServerStderr(err error, conn transport.Conn) error {
+	k, ok := conn.(stderrKeeper)
+	if !ok || err == nil {
+		return err
+	}
+	tail := lastLines(k.Stderr(), stderrTailLines, stderrTailBytes)
+	if tail == "" {
+		return err
+	}
+	return &ServerStderrError{Cause: err, Stderr: tail}
+}
+
+func lastLines(b []byte, n, maxBytes int) string {
+	b = bytes.TrimRight(b, "\r\n\t ")
+	if len(b) > maxBytes {
+		b = b[len(b)-maxBytes:]
+	}
+	for i, cut := len(b)-1, 0; i >= 0; i-- {
+		if b[i] == '\n' {
+			cut++
+			if cut == n {
+				b = b[i+1:]
+				break
+			}
+		}
+	}
+	return string(bytes.ReplaceAll(bytes.TrimSpace(b), []byte("\n"), []byte(" | ")))
+}
