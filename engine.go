@@ -77,6 +77,7 @@ type SessionConfig struct {
 type Engine struct {
 	cfg      Config
 	system   *actor.ActorSystem
+	workers  *actors.Workers
 	registry *actors.Registry
 
 	mu       sync.Mutex
@@ -90,7 +91,13 @@ func New(cfg Config) *Engine {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	sys := actors.NewSystem(cfg.Logger)
-	return &Engine{cfg: cfg, system: sys, registry: actors.NewRegistry(sys), sessions: map[string]*Session{}}
+	return &Engine{
+		cfg:      cfg,
+		system:   sys,
+		workers:  actors.NewWorkers(0, 0),
+		registry: actors.NewRegistry(sys),
+		sessions: map[string]*Session{},
+	}
 }
 
 // ErrEngineClosed is returned by Connect and Open after Close.
@@ -123,7 +130,7 @@ func (e *Engine) Open(ctx context.Context, sc SessionConfig) (*Session, error) {
 	e.sessions[sc.Name] = s // reserve the name while spawning
 	e.mu.Unlock()
 
-	h, err := e.registry.Spawn(ctx, actors.NewShared(e.system, ac))
+	h, err := e.registry.Spawn(ctx, actors.NewShared(e.system, e.workers, ac))
 	if err != nil {
 		e.forget(sc.Name, s)
 		return nil, err
@@ -260,6 +267,7 @@ func (e *Engine) Close(ctx context.Context) error {
 	wg.Wait()
 	e.registry.Stop()
 	e.system.Shutdown()
+	e.workers.Stop()
 	if err := ctx.Err(); err != nil {
 		return err
 	}

@@ -177,23 +177,23 @@ func (a *sessionActor) reply(id messages.ID, result any, err error) {
 		if !ok {
 			we = &messages.WireError{Code: messages.CodeInternalError, Message: err.Error()}
 		}
-		a.write(messages.AppendError(getFrameBuf(), id, we))
+		a.writeError(id, we)
 		return
 	}
 	var raw messages.RawMessage
 	if result != nil {
 		var merr error
 		if raw, merr = messages.Marshal(result); merr != nil {
-			a.write(messages.AppendError(getFrameBuf(), id, &messages.WireError{Code: messages.CodeInternalError, Message: merr.Error()}))
+			a.writeError(id, &messages.WireError{Code: messages.CodeInternalError, Message: merr.Error()})
 			return
 		}
 	}
-	a.write(messages.AppendResult(getFrameBuf(), id, raw))
+	a.writeResult(id, raw)
 }
 
 func (a *sessionActor) onSetRoots(m *setRoots) {
 	a.sh.roots = append([]RootEntry{}, m.roots...)
 	if a.state == StateReady {
-		a.write(messages.AppendNotification(getFrameBuf(), messages.NotificationRootsListChanged, nil))
+		a.writeNotification(messages.NotificationRootsListChanged, nil)
 	}
 }

@@ -49,7 +49,7 @@ func (a *sessionActor) onDialed(ctx actor.Context, m *dialed) {
 	}
 	c := &connection{epoch: m.epoch, conn: m.conn, readerDone: make(chan struct{})}
 	sys, self, epoch := a.sh.sys, a.self, m.epoch
-	c.writer = newWriter(m.conn, func(err error) { sys.Root.Send(self, &connFailed{epoch: epoch, err: err}) })
+	c.writer = newWriter(m.conn, a.sh.workers.Schedule, func(err error) { sys.Root.Send(self, &connFailed{epoch: epoch, err: err}) })
 	a.conn = c
 	// Owner: the session actor's connection. Exits when ReadFrame fails,
 	// which Close of the connection guarantees.
@@ -89,7 +89,7 @@ func (a *sessionActor) beginHandshake() {
 func (a *sessionActor) becomeReady(neg Negotiated) {
 	a.sh.negotiated.Store(&neg)
 	if method, ok := a.sh.cfg.Handshake.Completed(); ok {
-		a.write(messages.AppendNotification(getFrameBuf(), method, nil))
+		a.writeNotification(method, nil)
 	}
 	a.restarter.Reset()
 	a.setState(StateReady, nil)

@@ -2,64 +2,81 @@ package actors
 
 import "sync"
 
-// outbox is the writer's mailbox: the session actor appends, the writer's
-// drain loop takes everything queued at once. The lock is held only to swap
-// slices, never during I/O.
-type outbox struct {
-	mu      sync.Mutex
-	frames  [][]byte
-	spare   [][]byte
-	running bool // a drain goroutine is active
+// frame is one outgoing frame in a pooled buffer. The pointer travels with
+// the bytes so that returning the buffer to the pool allocates nothing.
+type frame struct{ b []byte }
+
+var framePool = sync.Pool{New: func() any { return &frame{b: make([]byte, 0, 512)} }}
+
+func getFrame() *frame {
+	f := framePool.Get().(*frame)
+	f.b = f.b[:0]
+	return f
 }
 
-// push appends a frame and reports whether a drain goroutine must start.
-func (o *outbox) push(frame []byte) bool {
+func putFrame(f *frame) {
+	if cap(f.b) > 64<<10 {
+		f.b = nil // let huge frames go; keep the pool's footprint small
+		return
+	}
+	framePool.Put(f)
+}
+
+// outbox is the writer's mailbox: the session actor appends, the writer's
+// drain loop takes everything queued at once. The lock is held only to swap
+// slices, never during I/O. Each frame is kept twice: as the pooled *frame
+// (to recycle) and as the bytes WriteFrames takes, so a drain allocates
+// nothing.
+type outbox struct {
+	mu      sync.Mutex
+	queued  batch
+	spare   batch
+	running bool // a drain is scheduled or running
+}
+
+type batch struct {
+	frames []*frame
+	bytes  [][]byte
+}
+
+// push appends a frame and reports whether a drain must be scheduled.
+func (o *outbox) push(f *frame) bool {
 	o.mu.Lock()
-	o.frames = append(o.frames, frame)
+	o.queued.frames = append(o.queued.frames, f)
+	o.queued.bytes = append(o.queued.bytes, f.b)
 	start := !o.running
 	o.running = true
 	o.mu.Unlock()
 	return start
 }
 
-// take hands the drain loop everything queued so far, or nil (and marks
-// the drain finished) when nothing is.
-func (o *outbox) take() [][]byte {
+// take hands the drain loop everything queued so far, or ok=false (and
+// marks the drain finished) when nothing is.
+func (o *outbox) take() (b batch, ok bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if len(o.frames) == 0 {
+	if len(o.queued.frames) == 0 {
 		o.running = false
-		o.frames = nil // an idle connection keeps no backing array
-		o.spare = nil
-		return nil
+		o.queued, o.spare = batch{}, batch{} // an idle connection keeps no backing arrays
+		return batch{}, false
 	}
-	batch := o.frames
-	o.frames = o.spare[:0]
-	o.spare = nil
-	return batch
+	b = o.queued
+	o.queued = batch{frames: o.spare.frames[:0], bytes: o.spare.bytes[:0]}
+	o.spare = batch{}
+	return b, true
 }
 
 // recycle returns a written batch's frames to the pool and keeps its
-// backing array for the next batch.
-func (o *outbox) recycle(batch [][]byte) {
-	for i := range batch {
-		putFrameBuf(batch[i])
-		batch[i] = nil
+// backing arrays for the next batch.
+func (o *outbox) recycle(b batch) {
+	for i := range b.frames {
+		putFrame(b.frames[i])
+		b.frames[i] = nil
+		b.bytes[i] = nil
 	}
 	o.mu.Lock()
-	if o.spare == nil && cap(batch) <= 1024 {
-		o.spare = batch[:0]
+	if o.spare.frames == nil && cap(b.frames) <= 1024 {
+		o.spare = batch{frames: b.frames[:0], bytes: b.bytes[:0]}
 	}
 	o.mu.Unlock()
-}
-
-var framePool = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
-
-func getFrameBuf() []byte { return (*framePool.Get().(*[]byte))[:0] }
-
-func putFrameBuf(b []byte) {
-	if cap(b) > 64<<10 {
-		return // let huge frames go; keep the pool's footprint small
-	}
-	framePool.Put(&b)
 }

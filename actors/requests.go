@@ -81,24 +81,48 @@ func (a *sessionActor) transmit(c *Call) {
 	if c.Progress != nil {
 		params = withProgressToken(params, c.id)
 	}
-	a.write(messages.AppendRequest(getFrameBuf(), messages.NumberID(c.id), c.Method, params))
+	a.writeRequest(messages.NumberID(c.id), c.Method, params)
 }
 
-// write queues one frame for the writer actor.
-func (a *sessionActor) write(frame []byte) {
+// write queues one frame for the writer.
+func (a *sessionActor) write(f *frame) {
 	if a.conn == nil {
-		putFrameBuf(frame)
+		putFrame(f)
 		return
 	}
 	a.sh.stats.FramesOut.Add(1)
-	a.conn.writer.enqueue(frame)
+	a.conn.writer.enqueue(f)
+}
+
+func (a *sessionActor) writeRequest(id messages.ID, method string, params messages.RawMessage) {
+	f := getFrame()
+	f.b = messages.AppendRequest(f.b, id, method, params)
+	a.write(f)
+}
+
+func (a *sessionActor) writeNotification(method string, params messages.RawMessage) {
+	f := getFrame()
+	f.b = messages.AppendNotification(f.b, method, params)
+	a.write(f)
+}
+
+func (a *sessionActor) writeResult(id messages.ID, result messages.RawMessage) {
+	f := getFrame()
+	f.b = messages.AppendResult(f.b, id, result)
+	a.write(f)
+}
+
+func (a *sessionActor) writeError(id messages.ID, e *messages.WireError) {
+	f := getFrame()
+	f.b = messages.AppendError(f.b, id, e)
+	a.write(f)
 }
 
 func (a *sessionActor) onNotify(n *Notify) {
 	if a.state != StateReady || a.conn == nil {
 		n.Err = ErrNotReady
 	} else {
-		a.write(messages.AppendNotification(getFrameBuf(), n.Method, n.Params))
+		a.writeNotification(n.Method, n.Params)
 	}
 	close(n.done)
 }
@@ -126,7 +150,7 @@ func (a *sessionActor) sendCancelled(id int64, reason error) {
 	}
 	raw, err := messages.Marshal(&p)
 	if err == nil {
-		a.write(messages.AppendNotification(getFrameBuf(), messages.NotificationCancelled, raw))
+		a.writeNotification(messages.NotificationCancelled, raw)
 	}
 }
 

@@ -14,10 +14,11 @@ import (
 // subscriber lists. Fields marked "actor only" are touched exclusively by
 // the current session actor instance.
 type Shared struct {
-	name string
-	cfg  SessionConfig
-	sys  *actor.ActorSystem
-	log  *slog.Logger
+	name    string
+	cfg     SessionConfig
+	sys     *actor.ActorSystem
+	workers *Workers
+	log     *slog.Logger
 
 	state      atomic.Int32
 	stateMu    sync.Mutex
@@ -61,12 +62,14 @@ type Stats struct {
 }
 
 // NewShared prepares a session's shared state. cfg gets its defaults here.
-func NewShared(sys *actor.ActorSystem, cfg SessionConfig) *Shared {
+// workers runs the session's mailbox and writer.
+func NewShared(sys *actor.ActorSystem, workers *Workers, cfg SessionConfig) *Shared {
 	cfg.withDefaults()
 	sh := &Shared{
 		name:    cfg.Name,
 		cfg:     cfg,
 		sys:     sys,
+		workers: workers,
 		log:     cfg.Logger,
 		stateCh: make(chan struct{}),
 		closed:  make(chan struct{}),

@@ -38,8 +38,9 @@ func startSession(t *testing.T, cfg SessionConfig) (*Handle, func()) {
 	}
 	cfg.Backoff = supervisor.Policy{Initial: time.Millisecond, Max: 10 * time.Millisecond}
 	sys := NewSystem(nil)
+	workers := NewWorkers(0, 0)
 	reg := NewRegistry(sys)
-	h, err := reg.Spawn(ctx, NewShared(sys, cfg))
+	h, err := reg.Spawn(ctx, NewShared(sys, workers, cfg))
 	require.NoError(t, err)
 	return h, func() {
 		cctx, ccancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -48,6 +49,7 @@ func startSession(t *testing.T, cfg SessionConfig) (*Handle, func()) {
 		cancel()
 		reg.Stop()
 		sys.Shutdown()
+		workers.Stop()
 	}
 }
 

@@ -13,22 +13,26 @@ import (
 // blocks on a write, so a slow server stalls the writer, never the session
 // actor; closing the connection unblocks it.
 type writer struct {
-	box    outbox
-	conn   transport.Conn
-	onFail func(error) // posts connFailed to the session; called at most once
-	failed bool        // drain goroutine only
+	box     outbox
+	run     func(func()) // the engine's Workers.Schedule
+	conn    transport.Conn
+	onFail  func(error) // posts connFailed to the session; called at most once
+	drainFn func()      // w.drain, bound once so scheduling allocates nothing
+	failed  bool        // drain goroutine only
 }
 
-func newWriter(conn transport.Conn, onFail func(error)) *writer {
-	return &writer{conn: conn, onFail: onFail}
+func newWriter(conn transport.Conn, run func(func()), onFail func(error)) *writer {
+	w := &writer{conn: conn, run: run, onFail: onFail}
+	w.drainFn = w.drain
+	return w
 }
 
 // enqueue queues one frame; called by the session actor only.
-func (w *writer) enqueue(frame []byte) {
-	if w.box.push(frame) {
-		// Owner: the writer. Exits as soon as the outbox is empty (it
-		// checks under the outbox lock, so no frame is ever stranded).
-		go w.drain()
+func (w *writer) enqueue(f *frame) {
+	if w.box.push(f) {
+		// Runs on an engine worker; returns as soon as the outbox is empty
+		// (checked under the outbox lock, so no frame is ever stranded).
+		w.run(w.drainFn)
 	}
 }
 
@@ -36,16 +40,16 @@ func (w *writer) enqueue(frame []byte) {
 // while a write is in progress go out together in the next WriteFrames.
 func (w *writer) drain() {
 	for {
-		batch := w.box.take()
-		if batch == nil {
+		b, ok := w.box.take()
+		if !ok {
 			return
 		}
 		if !w.failed {
-			if err := w.conn.WriteFrames(batch...); err != nil {
+			if err := w.conn.WriteFrames(b.bytes...); err != nil {
 				w.failed = true
 				w.onFail(err)
 			}
 		}
-		w.box.recycle(batch)
+		w.box.recycle(b)
 	}
 }

@@ -10,14 +10,15 @@ import "sync"
 
 const pooledReadBytes = 4 << 10
 
-var readBufPool = sync.Pool{New: func() any { b := make([]byte, pooledReadBytes); return &b }}
+// readBufPool holds *[4096]byte: a pointer to an array goes into the pool's
+// interface without allocating, and any slice of it leads back to it.
+var readBufPool = sync.Pool{New: func() any { return new([pooledReadBytes]byte) }}
 
-func getReadBuf() []byte { return *readBufPool.Get().(*[]byte) }
+func getReadBuf() []byte { return readBufPool.Get().(*[pooledReadBytes]byte)[:] }
 
 func putReadBuf(b []byte) {
 	if cap(b) != pooledReadBytes {
 		return
 	}
-	b = b[:pooledReadBytes]
-	readBufPool.Put(&b)
+	readBufPool.Put((*[pooledReadBytes]byte)(b[:pooledReadBytes]))
 }

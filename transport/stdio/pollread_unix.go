@@ -9,8 +9,14 @@ import (
 )
 
 // pollReader reads from a file without holding a buffer while it waits.
+// Used by one goroutine; its fields carry the result out of the callback
+// so that a read allocates nothing.
 type pollReader struct {
-	raw syscall.RawConn
+	raw  syscall.RawConn
+	try  func(fd uintptr) bool // p.tryRead, bound once
+	buf  []byte
+	n    int
+	rerr error
 }
 
 // newPollReader returns a pollReader for src, or nil when src is not an
@@ -24,29 +30,35 @@ func newPollReader(src io.Reader) *pollReader {
 	if err != nil {
 		return nil
 	}
-	return &pollReader{raw: raw}
+	p := &pollReader{raw: raw}
+	p.try = p.tryRead
+	return p
+}
+
+// tryRead is called by the poller when fd may be readable.
+func (p *pollReader) tryRead(fd uintptr) bool {
+	p.buf = getReadBuf()
+	for {
+		p.n, p.rerr = syscall.Read(int(fd), p.buf)
+		if p.rerr != syscall.EINTR {
+			break
+		}
+	}
+	if p.rerr == syscall.EAGAIN {
+		putReadBuf(p.buf)
+		p.buf = nil
+		return false // not ready: wait in the poller, holding nothing
+	}
+	return true
 }
 
 // read waits until data (or EOF, or an error) is available and reads it
 // into a pooled buffer, which the caller returns with putReadBuf. n == 0
 // with a nil error never happens: EOF is reported as io.EOF.
 func (p *pollReader) read() (buf []byte, n int, err error) {
-	var rerr error
-	werr := p.raw.Read(func(fd uintptr) bool {
-		buf = getReadBuf()
-		for {
-			n, rerr = syscall.Read(int(fd), buf)
-			if rerr != syscall.EINTR {
-				break
-			}
-		}
-		if rerr == syscall.EAGAIN {
-			putReadBuf(buf)
-			buf = nil
-			return false // not ready: wait in the poller, holding nothing
-		}
-		return true
-	})
+	werr := p.raw.Read(p.try)
+	buf, n, rerr := p.buf, p.n, p.rerr
+	p.buf, p.rerr = nil, nil
 	switch {
 	case werr != nil:
 		putReadBuf(buf)

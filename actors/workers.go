@@ -1,0 +1,93 @@
+package actors
+
+import (
+	"sync"
+	"time"
+)
+
+// Workers is the engine's shared dispatcher: it runs session mailboxes and
+// writer drains on a pool of goroutines that outlive one burst of work.
+//
+// protoactor's default dispatcher starts a new goroutine every time an idle
+// mailbox wakes. With a fast server a session's mailbox goes idle between
+// almost every call, and each new goroutine must grow its stack again to
+// reach Receive → transmit: measured at 13–18% of client CPU per call, plus
+// 4% for the goroutine starts. A worker keeps its grown stack, and handing
+// it work is a channel send to a parked goroutine.
+//
+// This is safe only because nothing scheduled here blocks for long: session
+// Receive never blocks, and a writer drain blocks only on a pipe write,
+// which closing the connection ends. Schedule itself never blocks: with no
+// idle worker it starts a new one. Idle workers exit after idleTimeout, so
+// an engine whose sessions are all idle holds no worker at all.
+type Workers struct {
+	work        chan func()
+	stop        chan struct{}
+	wg          sync.WaitGroup
+	throughput  int
+	idleTimeout time.Duration
+	stopOnce    sync.Once
+}
+
+// DefaultWorkerIdle is how long a worker waits for more work before exiting.
+const DefaultWorkerIdle = time.Second
+
+// NewWorkers returns an empty pool; throughput is the number of messages a
+// mailbox processes before yielding (protoactor's default is 300).
+func NewWorkers(throughput int, idleTimeout time.Duration) *Workers {
+	if throughput <= 0 {
+		throughput = 300
+	}
+	if idleTimeout <= 0 {
+		idleTimeout = DefaultWorkerIdle
+	}
+	return &Workers{work: make(chan func()), stop: make(chan struct{}), throughput: throughput, idleTimeout: idleTimeout}
+}
+
+// Schedule runs fn on an idle worker, or on a new one if none is idle.
+func (w *Workers) Schedule(fn func()) {
+	select {
+	case w.work <- fn: // unbuffered: succeeds only if a worker is waiting
+		return
+	default:
+	}
+	select {
+	case <-w.stop:
+		// After Stop (engine closed), late work still runs, on a goroutine
+		// of its own, as protoactor's default dispatcher would.
+		go fn()
+		return
+	default:
+	}
+	w.wg.Add(1)
+	// Owner: the Workers pool. Exits after idleTimeout without work, or
+	// when Stop is called; Stop waits for it.
+	go w.run(fn)
+}
+
+// Throughput implements actor.Dispatcher.
+func (w *Workers) Throughput() int { return w.throughput }
+
+func (w *Workers) run(fn func()) {
+	defer w.wg.Done()
+	fn()
+	idle := time.NewTimer(w.idleTimeout)
+	defer idle.Stop()
+	for {
+		select {
+		case fn := <-w.work:
+			fn()
+			idle.Reset(w.idleTimeout)
+		case <-idle.C:
+			return
+		case <-w.stop:
+			return
+		}
+	}
+}
+
+// Stop makes idle workers exit and waits for busy ones to finish.
+func (w *Workers) Stop() {
+	w.stopOnce.Do(func() { close(w.stop) })
+	w.wg.Wait()
+}
