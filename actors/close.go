@@ -21,6 +21,9 @@ func (a *sessionActor) onClose(ctx actor.Context, m *closeSession) {
 		delete(a.serverReqs, key)
 	}
 	if c != nil {
+		// The writer stays registered: the dispatcher's flush after this
+		// batch sends the last frames (notifications/cancelled) while the
+		// transport's Close begins with its grace period.
 		a.closeInBackground(c, m.ctx)
 	}
 	close(m.done)

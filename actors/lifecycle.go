@@ -49,8 +49,9 @@ func (a *sessionActor) onDialed(ctx actor.Context, m *dialed) {
 	}
 	c := &connection{epoch: m.epoch, conn: m.conn, readerDone: make(chan struct{})}
 	sys, self, epoch := a.sh.sys, a.self, m.epoch
-	c.writer = newWriter(m.conn, a.sh.workers.Schedule, func(err error) { sys.Root.Send(self, &connFailed{epoch: epoch, err: err}) })
+	c.writer = newWriter(m.conn, func(err error) { sys.Root.Send(self, &connFailed{epoch: epoch, err: err}) })
 	a.conn = c
+	a.sh.writer.Store(c.writer)
 	// Owner: the session actor's connection. Exits when ReadFrame fails,
 	// which Close of the connection guarantees.
 	go runReader(a.sh.sys, a.self, c.epoch, c.conn, a.sh, c.readerDone)
@@ -169,6 +170,7 @@ func (a *sessionActor) dropConnection(ctx actor.Context) {
 		return
 	}
 	a.conn = nil
+	a.sh.writer.CompareAndSwap(c.writer, nil)
 	for key, cancel := range a.serverReqs {
 		cancel()
 		delete(a.serverReqs, key)
@@ -190,6 +192,9 @@ func (a *sessionActor) closeInBackground(c *connection, bound context.Context) {
 			defer stop()
 		}
 		_ = c.conn.Close(ctx)
+		if c.writer != nil {
+			a.sh.writer.CompareAndSwap(c.writer, nil)
+		}
 		if c.readerDone != nil {
 			<-c.readerDone
 		}

@@ -31,7 +31,7 @@ type outbox struct {
 	mu      sync.Mutex
 	queued  batch
 	spare   batch
-	running bool // a drain is scheduled or running
+	running bool // a goroutine is draining
 }
 
 type batch struct {
@@ -39,15 +39,31 @@ type batch struct {
 	bytes  [][]byte
 }
 
-// push appends a frame and reports whether a drain must be scheduled.
-func (o *outbox) push(f *frame) bool {
+// push appends a frame.
+func (o *outbox) push(f *frame) {
 	o.mu.Lock()
 	o.queued.frames = append(o.queued.frames, f)
 	o.queued.bytes = append(o.queued.bytes, f.b)
-	start := !o.running
-	o.running = true
 	o.mu.Unlock()
-	return start
+}
+
+// pending reports whether frames are queued.
+func (o *outbox) pending() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return len(o.queued.frames) > 0
+}
+
+// claim reports whether the caller should drain: something is queued and
+// no other goroutine is draining.
+func (o *outbox) claim() bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.running || len(o.queued.frames) == 0 {
+		return false
+	}
+	o.running = true
+	return true
 }
 
 // take hands the drain loop everything queued so far, or ok=false (and

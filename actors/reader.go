@@ -29,7 +29,9 @@ func runReader(sys *actor.ActorSystem, session *actor.PID, epoch uint64, conn tr
 			sh.log.Warn("discarded invalid frame", slog.String("session", sh.name), slog.Any("error", e))
 		}
 		if len(msgs) > 0 {
+			sh.readerPosting.Store(true)
 			sys.Root.Send(session, &frameIn{epoch: epoch, msgs: msgs})
+			sh.readerPosting.Store(false)
 		}
 	}
 }

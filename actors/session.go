@@ -58,7 +58,7 @@ func NewSessionProps(sh *Shared) *actor.Props {
 			pending:   map[int64]*Call{},
 			restarter: supervisor.NewRestarter(sh.cfg.Backoff, sh.cfg.MaxBudgetedRetries, nil),
 		}
-	}, actor.WithDispatcher(sh.workers))
+	}, actor.WithDispatcher(&sessionDispatcher{workers: sh.workers, sh: sh}))
 }
 
 // Receive is the actor's single entry point; each case is one message kind

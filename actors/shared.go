@@ -41,6 +41,13 @@ type Shared struct {
 	// Close waits for them.
 	background sync.WaitGroup
 
+	// writer of the current connection, for the session dispatcher's
+	// flush after each batch (set and cleared by the actor).
+	writer atomic.Pointer[writer]
+	// readerPosting is set by the reader around its Send of a frame, so
+	// that the session dispatcher lets it run the batch itself.
+	readerPosting atomic.Bool
+
 	// actor only: survives panic restarts.
 	epoch         uint64
 	roots         []RootEntry

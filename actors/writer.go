@@ -5,39 +5,47 @@ import (
 )
 
 // writer owns the write side of one connection. It is an actor in the
-// mailbox sense (frames are its messages, one consumer drains them in order,
-// and it holds a goroutine only while frames are queued) without being a
-// protoactor process: a protoactor child (context, mailbox, registry entry,
-// props) costs about 1.2 KiB per session, a seventh of an idle session's
-// budget, and a Send per burst. The drain loop is the only place that
-// blocks on a write, so a slow server stalls the writer, never the session
-// actor; closing the connection unblocks it.
+// mailbox sense (frames are its messages, one consumer drains them in
+// order) without being a protoactor process: a protoactor child (context,
+// mailbox, registry entry, props) costs about 1.2 KiB per session and a
+// Send plus a goroutine wake per burst.
+//
+// The session actor only queues frames (enqueue). They are written by
+// flush, which the session's dispatcher calls on the same worker goroutine
+// right after protoactor has processed a batch of the session's messages:
+// everything one batch queued goes out in one WriteFrames, with no hand-off
+// to another goroutine. By then the mailbox is idle, so a write that blocks
+// (a server that stopped reading) stalls this worker only; new messages for
+// the session run on another worker. Closing the connection unblocks it.
 type writer struct {
-	box     outbox
-	run     func(func()) // the engine's Workers.Schedule
-	conn    transport.Conn
-	onFail  func(error) // posts connFailed to the session; called at most once
-	drainFn func()      // w.drain, bound once so scheduling allocates nothing
-	failed  bool        // drain goroutine only
+	box    outbox
+	conn   transport.Conn
+	onFail func(error) // posts connFailed to the session; called at most once
+	failed bool        // the draining goroutine only
+	// flushFn is w.flush, bound once so handing it to a worker allocates
+	// nothing.
+	flushFn func()
 }
 
-func newWriter(conn transport.Conn, run func(func()), onFail func(error)) *writer {
-	w := &writer{conn: conn, run: run, onFail: onFail}
-	w.drainFn = w.drain
+func newWriter(conn transport.Conn, onFail func(error)) *writer {
+	w := &writer{conn: conn, onFail: onFail}
+	w.flushFn = w.flush
 	return w
 }
 
 // enqueue queues one frame; called by the session actor only.
-func (w *writer) enqueue(f *frame) {
-	if w.box.push(f) {
-		// Runs on an engine worker; returns as soon as the outbox is empty
-		// (checked under the outbox lock, so no frame is ever stranded).
-		w.run(w.drainFn)
+func (w *writer) enqueue(f *frame) { w.box.push(f) }
+
+// flush writes what is queued unless another goroutine is already doing so
+// (it will pick these frames up too).
+func (w *writer) flush() {
+	if w.box.claim() {
+		w.drain()
 	}
 }
 
-// drain writes everything queued, batch after batch: frames that arrive
-// while a write is in progress go out together in the next WriteFrames.
+// drain writes everything queued, batch after batch: frames queued while a
+// write is in progress go out together in the next WriteFrames.
 func (w *writer) drain() {
 	for {
 		b, ok := w.box.take()

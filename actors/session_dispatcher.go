@@ -1,0 +1,38 @@
+package actors
+
+// sessionDispatcher runs one session's mailbox. protoactor calls Schedule
+// on the goroutine that posted a message to an idle mailbox.
+//
+//   - Posted by the connection's reader (a response arrived): the reader
+//     runs the batch itself. Receive never blocks, and handing the batch to
+//     another goroutine would cost a thread wake-up on every response, the
+//     largest single cost of a call at low concurrency. Frames that batch
+//     queued are written by a worker: the reader must never block on a
+//     write (a server blocked writing to us would deadlock with it).
+//   - Posted by anyone else (callers, timers): the batch runs on one of the
+//     engine's shared workers, which then writes what the batch queued, on
+//     the same goroutine. See writer for why that is safe.
+type sessionDispatcher struct {
+	workers *Workers
+	sh      *Shared
+}
+
+// Schedule implements actor.Dispatcher.
+func (d *sessionDispatcher) Schedule(processMessages func()) {
+	if d.sh.readerPosting.CompareAndSwap(true, false) {
+		processMessages()
+		if w := d.sh.writer.Load(); w != nil && w.box.pending() {
+			d.workers.Schedule(w.flushFn)
+		}
+		return
+	}
+	d.workers.Schedule(func() {
+		processMessages()
+		if w := d.sh.writer.Load(); w != nil {
+			w.flush()
+		}
+	})
+}
+
+// Throughput implements actor.Dispatcher.
+func (d *sessionDispatcher) Throughput() int { return d.workers.Throughput() }
