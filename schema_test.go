@@ -181,3 +181,27 @@ func methodsByID(t *testing.T, frames [][]byte) map[string]string {
 	}
 	return out
 }
+
+// TestEveryFeatureOverARealSubprocess runs the same feature tour against the
+// demo server as a separate process over stdio, for each protocol version.
+func TestEveryFeatureOverARealSubprocess(t *testing.T) {
+	for _, version := range []string{messages.Version20241105, messages.Version20251125} {
+		t.Run(version, func(t *testing.T) {
+			e := newEngine(t, mcpengine.Config{
+				Roots: []messages.Root{{URI: "file:///work", Name: "work"}},
+				Sampling: func(context.Context, *messages.CreateMessageParams) (*messages.CreateMessageResult, error) {
+					return &messages.CreateMessageResult{Role: "assistant", Model: "m", Content: mustSampling(messages.TextContent("ok"))}, nil
+				},
+				Elicitation: func(context.Context, *messages.ElicitParams) (*messages.ElicitResult, error) {
+					return &messages.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada", "ok": true}}, nil
+				},
+			})
+			s, err := e.Connect(testCtx(t, 20*time.Second), mcpengine.SessionConfig{
+				Name: "subprocess", Server: stdioDemo(t, demoserver.Options{Versions: []string{version}}),
+			})
+			require.NoError(t, err)
+			require.Equal(t, version, s.ProtocolVersion())
+			exerciseEverything(t, s, version)
+		})
+	}
+}
