@@ -3,6 +3,7 @@ package mcpengine_test
 import (
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 	"time"
 
@@ -90,4 +91,50 @@ func TestProtocolInvalidFramesAreCountedAndDiscardedAndTheSessionGoesOn(t *testi
 	assert.Equal(t, uint64(1), s.Stats().LateResponses.Load(), "a string id never matches a numeric request id")
 	assert.Equal(t, mcpengine.StateReady, s.State())
 	assert.Equal(t, uint64(0), s.Stats().Restarts.Load())
+}
+
+func TestUndeclaredCapabilitiesFailFastWithATypedErrorBeforeAnythingIsSent(t *testing.T) {
+	e := newEngine(t, mcpengine.Config{})
+	var sent []string
+	var mu sync.Mutex
+	s, err := e.Connect(testCtx(t, 5*time.Second), mcpengine.SessionConfig{
+		Name: "tools-only", // the scripted server declares {"tools":{}} only
+		Dialer: scriptedServer(messages.Version20251125, func(req messages.Message) [][]byte {
+			mu.Lock()
+			sent = append(sent, req.Method)
+			mu.Unlock()
+			return [][]byte{messages.AppendResult(nil, req.ID, messages.RawMessage(`{"tools":[]}`))}
+		}),
+	})
+	require.NoError(t, err)
+	ctx := testCtx(t, 5*time.Second)
+	_, err = s.ListTools(ctx)
+	require.NoError(t, err)
+
+	checks := []struct {
+		name string
+		call func() error
+		cap  string
+	}{
+		{"prompts/list", func() error { _, err := s.ListPrompts(ctx); return err }, "prompts"},
+		{"resources/read", func() error { _, err := s.ReadResource(ctx, "x://y"); return err }, "resources"},
+		{"resources/subscribe", func() error { return s.Subscribe(ctx, "x://y") }, "resources.subscribe"},
+		{"logging/setLevel", func() error { return s.SetLogLevel(ctx, "info") }, "logging"},
+		{"completion/complete", func() error {
+			_, err := s.Complete(ctx, &messages.CompleteParams{Ref: messages.CompleteReference{Type: messages.RefPrompt, Name: "p"}})
+			return err
+		}, "completions"},
+	}
+	for _, c := range checks {
+		err := c.call()
+		require.ErrorIs(t, err, mcpengine.ErrCapabilityNotSupported, c.name)
+		var ce *mcpengine.CapabilityError
+		require.ErrorAs(t, err, &ce)
+		assert.Equal(t, c.cap, ce.Capability)
+		assert.True(t, mcpengine.SafeToRetry(err), "never sent")
+	}
+	require.NoError(t, s.Ping(ctx), "ping needs no capability")
+	mu.Lock()
+	defer mu.Unlock()
+	assert.Equal(t, []string{messages.MethodToolsList, messages.MethodPing}, sent, "refused requests never reached the server")
 }
