@@ -267,7 +267,7 @@ func (e *Engine) Close(ctx context.Context) error {
 	wg.Wait()
 	e.registry.Stop()
 	e.system.Shutdown()
-	e.workers.Stop()
+	e.workers.Stop(ctx.Done())
 	if err := ctx.Err(); err != nil {
 		return err
 	}

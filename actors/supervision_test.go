@@ -49,7 +49,7 @@ func startSession(t *testing.T, cfg SessionConfig) (*Handle, func()) {
 		cancel()
 		reg.Stop()
 		sys.Shutdown()
-		workers.Stop()
+		workers.Stop(nil)
 	}
 }
 

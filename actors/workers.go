@@ -86,8 +86,19 @@ func (w *Workers) run(fn func()) {
 	}
 }
 
-// Stop makes idle workers exit and waits for busy ones to finish.
-func (w *Workers) Stop() {
+// Stop makes idle workers exit and waits for busy ones to finish, or until
+// done is closed (nil: wait as long as it takes). A busy worker is at most
+// finishing a batch or a write that closing its connection ends.
+func (w *Workers) Stop(done <-chan struct{}) {
 	w.stopOnce.Do(func() { close(w.stop) })
-	w.wg.Wait()
+	finished := make(chan struct{})
+	// Owner: this Stop. Exits when the last worker has exited.
+	go func() {
+		w.wg.Wait()
+		close(finished)
+	}()
+	select {
+	case <-finished:
+	case <-done:
+	}
 }
