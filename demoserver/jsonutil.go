@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 	"unsafe"
 
 	"github.com/bytedance/sonic"
@@ -23,50 +22,9 @@ func decodeJSON(data []byte, v any) error {
 	return paramsCodec.UnmarshalFromString(unsafe.String(unsafe.SliceData(data), len(data)), v)
 }
 
-const hexDigits = "0123456789abcdef"
-
-// appendString appends s as a JSON string without reflection. Invalid UTF-8
-// becomes U+FFFD, so the output is always valid JSON.
-func appendString(buf []byte, s string) []byte {
-	buf = append(buf, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			buf = append(buf, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				buf = append(buf, '\\', c)
-			case '\n':
-				buf = append(buf, '\\', 'n')
-			case '\r':
-				buf = append(buf, '\\', 'r')
-			case '\t':
-				buf = append(buf, '\\', 't')
-			default:
-				buf = append(buf, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			buf = append(buf, s[start:i]...)
-			buf = append(buf, "\ufffd"...)
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	buf = append(buf, s[start:]...)
-	return append(buf, '"')
-}
+// appendString appends s as a JSON string without reflection (shared with
+// the engine's encoder): invalid UTF-8 becomes U+FFFD.
+func appendString(buf []byte, s string) []byte { return messages.AppendJSONString(buf, s) }
 
 // appendMarshal appends v encoded by the messages codec. Used off the hot
 // path only.

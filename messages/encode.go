@@ -12,7 +12,7 @@ func AppendRequest(buf []byte, id ID, method string, params RawMessage) []byte {
 	buf = append(buf, `{"jsonrpc":"2.0","id":`...)
 	buf = id.AppendJSON(buf)
 	buf = append(buf, `,"method":`...)
-	buf = appendJSONString(buf, method)
+	buf = AppendJSONString(buf, method)
 	if len(params) > 0 {
 		buf = append(buf, `,"params":`...)
 		buf = append(buf, params...)
@@ -23,7 +23,7 @@ func AppendRequest(buf []byte, id ID, method string, params RawMessage) []byte {
 // AppendNotification appends a notification frame.
 func AppendNotification(buf []byte, method string, params RawMessage) []byte {
 	buf = append(buf, `{"jsonrpc":"2.0","method":`...)
-	buf = appendJSONString(buf, method)
+	buf = AppendJSONString(buf, method)
 	if len(params) > 0 {
 		buf = append(buf, `,"params":`...)
 		buf = append(buf, params...)
@@ -51,7 +51,7 @@ func AppendError(buf []byte, id ID, e *WireError) []byte {
 	buf = append(buf, `,"error":{"code":`...)
 	buf = appendInt(buf, e.Code)
 	buf = append(buf, `,"message":`...)
-	buf = appendJSONString(buf, e.Message)
+	buf = AppendJSONString(buf, e.Message)
 	if len(e.Data) > 0 {
 		buf = append(buf, `,"data":`...)
 		buf = append(buf, e.Data...)

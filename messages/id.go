@@ -60,7 +60,7 @@ func (id ID) AppendJSON(buf []byte) []byte {
 	case idNumber:
 		return strconv.AppendInt(buf, id.num, 10)
 	case idString:
-		return appendJSONString(buf, id.str)
+		return AppendJSONString(buf, id.str)
 	}
 	return append(buf, "null"...)
 }

@@ -4,10 +4,11 @@ import "unicode/utf8"
 
 const hexDigits = "0123456789abcdef"
 
-// appendJSONString appends s as a JSON string. Method names and ids are
+// AppendJSONString appends s as a JSON string. Method names and ids are
 // short and almost always plain ASCII, so this avoids a trip through the
-// reflective encoder on the hot path. Invalid UTF-8 becomes U+FFFD.
-func appendJSONString(buf []byte, s string) []byte {
+// reflective encoder on the hot path. Invalid UTF-8 becomes U+FFFD, so the
+// output is always valid JSON.
+func AppendJSONString(buf []byte, s string) []byte {
 	buf = append(buf, '"')
 	start := 0
 	for i := 0; i < len(s); {
