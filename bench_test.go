@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/mcpengine/mcpengine"
+	"github.com/mcpengine/mcpengine/actors"
 	"github.com/mcpengine/mcpengine/demoserver"
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/transport"
@@ -225,6 +226,9 @@ func benchOpenIdle(b *testing.B, e *mcpengine.Engine, n int, sc func(i int) mcpe
 			b.Fatal(err)
 		}
 	}
+	// Idle means idle: let the engine's shared workers, busy during the
+	// connect storm, reach their idle timeout and exit.
+	time.Sleep(actors.DefaultWorkerIdle + 250*time.Millisecond)
 	return ss
 }
 

@@ -1,7 +1,9 @@
 package actors
 
 import (
+	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -21,6 +23,8 @@ import (
 // idle worker it starts a new one. Idle workers exit after idleTimeout, so
 // an engine whose sessions are all idle holds no worker at all.
 type Workers struct {
+	live        atomic.Int32 // pooled workers alive
+	max         int32
 	work        chan func()
 	stop        chan struct{}
 	wg          sync.WaitGroup
@@ -41,7 +45,13 @@ func NewWorkers(throughput int, idleTimeout time.Duration) *Workers {
 	if idleTimeout <= 0 {
 		idleTimeout = DefaultWorkerIdle
 	}
-	return &Workers{work: make(chan func()), stop: make(chan struct{}), throughput: throughput, idleTimeout: idleTimeout}
+	return &Workers{
+		work:        make(chan func()),
+		stop:        make(chan struct{}),
+		throughput:  throughput,
+		idleTimeout: idleTimeout,
+		max:         int32(max(8, 4*runtime.GOMAXPROCS(0))),
+	}
 }
 
 // Schedule runs fn on an idle worker, or on a new one if none is idle.
@@ -59,6 +69,15 @@ func (w *Workers) Schedule(fn func()) {
 		return
 	default:
 	}
+	if w.live.Add(1) > w.max {
+		// A burst (thousands of sessions connecting at once) would grow the
+		// pool to one worker per session, and they would linger for the
+		// idle timeout; past the cap, work runs on a one-shot goroutine as
+		// protoactor's default dispatcher would.
+		w.live.Add(-1)
+		go fn()
+		return
+	}
 	w.wg.Add(1)
 	// Owner: the Workers pool. Exits after idleTimeout without work, or
 	// when Stop is called; Stop waits for it.
@@ -70,6 +89,7 @@ func (w *Workers) Throughput() int { return w.throughput }
 
 func (w *Workers) run(fn func()) {
 	defer w.wg.Done()
+	defer w.live.Add(-1)
 	fn()
 	idle := time.NewTimer(w.idleTimeout)
 	defer idle.Stop()
