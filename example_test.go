@@ -1,0 +1,107 @@
+package mcpengine_test
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/mcpengine/mcpengine"
+	"github.com/mcpengine/mcpengine/demoserver"
+	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/transport"
+	"github.com/mcpengine/mcpengine/transport/memory"
+)
+
+// A session to an in-process demo server: connect, list tools, call one.
+// A real server is reached the same way with SessionConfig.Server (a
+// command and its arguments, as in an mcpServers config file).
+func ExampleEngine_Connect() {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	srv := demoserver.New(demoserver.Options{})
+	dialer := memory.NewDialer("demo", func(c transport.Conn) { _ = srv.Serve(ctx, c) })
+
+	eng := mcpengine.New(mcpengine.Config{})
+	defer eng.Close(context.Background())
+
+	s, err := eng.Connect(ctx, mcpengine.SessionConfig{Name: "demo", Dialer: dialer})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(s.ServerInfo().Name, s.ProtocolVersion())
+
+	res, err := s.CallTool(ctx, "echo", map[string]any{"text": "hello"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(res.Content[0].Text)
+	// Output:
+	// demoserver 2025-11-25
+	// hello
+}
+
+// A Future lets a caller start many requests and collect them later.
+func ExampleSession_CallToolAsync() {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	srv := demoserver.New(demoserver.Options{})
+	eng := mcpengine.New(mcpengine.Config{})
+	defer eng.Close(context.Background())
+	s, err := eng.Connect(ctx, mcpengine.SessionConfig{
+		Name:   "demo",
+		Dialer: memory.NewDialer("demo", func(c transport.Conn) { _ = srv.Serve(ctx, c) }),
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	futures := make([]*mcpengine.Future, 3)
+	for i := range futures {
+		futures[i] = s.CallToolAsync(ctx, "add", map[string]any{"a": i, "b": 10})
+	}
+	for _, f := range futures {
+		res, err := mcpengine.DecodeCallToolResult(f.Await(ctx))
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(res.Content[0].Text)
+	}
+	// Output:
+	// 10
+	// 11
+	// 12
+}
+
+// Progress notifications reach the call that asked for them, in order.
+func ExampleWithProgress() {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	srv := demoserver.New(demoserver.Options{})
+	eng := mcpengine.New(mcpengine.Config{})
+	defer eng.Close(context.Background())
+	s, err := eng.Connect(ctx, mcpengine.SessionConfig{
+		Name:   "demo",
+		Dialer: memory.NewDialer("demo", func(c transport.Conn) { _ = srv.Serve(ctx, c) }),
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	steps := make(chan float64, 3)
+	_, err = s.CallTool(ctx, "progress", map[string]any{"steps": 3, "intervalMs": 1},
+		mcpengine.WithProgress(func(p messages.ProgressParams) { steps <- p.Progress }))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for i := 0; i < 3; i++ {
+		fmt.Println("progress", <-steps)
+	}
+	// Output:
+	// progress 1
+	// progress 2
+	// progress 3
+}
