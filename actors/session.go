@@ -119,8 +119,6 @@ func (a *sessionActor) Receive(ctx actor.Context) {
 	}
 }
 
-func (a *sessionActor) send(msg any) { a.sh.sys.Root.Send(a.self, msg) }
-
 func (a *sessionActor) setState(to State, err error) {
 	from := a.state
 	if from == to && err == nil {

@@ -64,12 +64,3 @@ func buildEnv(cfg Config) []string {
 	return env
 }
 
-// envLookup returns the value of key in an environment built by buildEnv.
-func envLookup(env []string, key string) (string, bool) {
-	for i := len(env) - 1; i >= 0; i-- {
-		if k, v, _ := strings.Cut(env[i], "="); k == key {
-			return v, true
-		}
-	}
-	return "", false
-}
