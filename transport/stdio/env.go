@@ -63,4 +63,3 @@ func buildEnv(cfg Config) []string {
 	}
 	return env
 }
-
