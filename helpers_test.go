@@ -2,8 +2,9 @@ package mcpengine_test
 
 import (
 	"context"
-	"encoding/json"
 	"os"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -48,17 +49,42 @@ func memoryDemo(t *testing.T, srv *demoserver.Server) transport.Dialer {
 	return memory.NewDialer("demo", func(conn transport.Conn) { _ = srv.Serve(ctx, conn) })
 }
 
-// stdioDemo is the demo server as a real subprocess: this test binary.
-func stdioDemo(t *testing.T, opts demoserver.Options) mcpengine.ServerConfig {
-	raw, err := json.Marshal(opts)
+// engineServe is the demo server as users run it: `engine serve` with the
+// given flags, a real subprocess speaking stdio.
+func engineServe(args ...string) mcpengine.ServerConfig {
+	return mcpengine.ServerConfig{Command: engineBin, Args: append([]string{"serve"}, args...)}
+}
+
+// servePID finds the pid of the one `engine serve` child of this test
+// process (the engine starts servers as its direct children).
+func servePID(t *testing.T) int {
+	t.Helper()
+	self := strconv.Itoa(os.Getpid())
+	entries, err := os.ReadDir("/proc")
 	require.NoError(t, err)
-	exe, err := os.Executable()
-	require.NoError(t, err)
-	return mcpengine.ServerConfig{
-		Command: exe,
-		Args:    []string{"-test.run=^$"},
-		Env:     map[string]string{serveEnv: "1", serveOptsEnv: string(raw)},
+	found := 0
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces, so split after ')'.
+		fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		if len(fields) < 2 || fields[1] != self || fields[0] == "Z" {
+			continue
+		}
+		cmdline, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
+		if strings.HasPrefix(string(cmdline), engineBin+"\x00serve") {
+			require.Zero(t, found, "more than one engine serve child")
+			found = pid
+		}
 	}
+	require.NotZero(t, found, "no engine serve child")
+	return found
 }
 
 func waitState(t *testing.T, s *mcpengine.Session, want mcpengine.State, within time.Duration) {

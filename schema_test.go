@@ -197,7 +197,7 @@ func TestEveryFeatureOverARealSubprocess(t *testing.T) {
 				},
 			})
 			s, err := e.Connect(testCtx(t, 20*time.Second), mcpengine.SessionConfig{
-				Name: "subprocess", Server: stdioDemo(t, demoserver.Options{Versions: []string{version}}),
+				Name: "subprocess", Server: engineServe("--versions", version),
 			})
 			require.NoError(t, err)
 			require.Equal(t, version, s.ProtocolVersion())

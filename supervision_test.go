@@ -3,11 +3,8 @@ package mcpengine_test
 import (
 	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -17,31 +14,19 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpengine/mcpengine"
-	"github.com/mcpengine/mcpengine/demoserver"
 	"github.com/mcpengine/mcpengine/transport"
 )
 
-func connectStdio(t *testing.T, e *mcpengine.Engine, opts demoserver.Options) (*mcpengine.Session, string) {
+func connectServe(t *testing.T, e *mcpengine.Engine, args ...string) *mcpengine.Session {
 	t.Helper()
-	srv := stdioDemo(t, opts)
-	pidFile := filepath.Join(t.TempDir(), "pid")
-	srv.Env[pidFileEnv] = pidFile
-	s, err := e.Connect(testCtx(t, 20*time.Second), mcpengine.SessionConfig{Name: t.Name(), Server: srv})
+	s, err := e.Connect(testCtx(t, 20*time.Second), mcpengine.SessionConfig{Name: t.Name(), Server: engineServe(args...)})
 	require.NoError(t, err)
-	return s, pidFile
-}
-
-func serverPID(t *testing.T, pidFile string) int {
-	raw, err := os.ReadFile(pidFile)
-	require.NoError(t, err)
-	pid, err := strconv.Atoi(strings.TrimSpace(string(raw)))
-	require.NoError(t, err)
-	return pid
+	return s
 }
 
 func TestKill9WithAThousandCallsInFlightFailsEveryCallerPromptlyAndRecovers(t *testing.T) {
 	e := newEngine(t, mcpengine.Config{})
-	s, pidFile := connectStdio(t, e, demoserver.Options{})
+	s := connectServe(t, e)
 	ctx := testCtx(t, 60*time.Second)
 
 	const n = 1000
@@ -62,7 +47,7 @@ func TestKill9WithAThousandCallsInFlightFailsEveryCallerPromptlyAndRecovers(t *t
 	}
 	require.NoError(t, s.Ping(ctx))
 
-	oldPID := serverPID(t, pidFile)
+	oldPID := servePID(t)
 	killed := time.Now()
 	require.NoError(t, syscall.Kill(oldPID, syscall.SIGKILL))
 	wg.Wait()
@@ -79,14 +64,14 @@ func TestKill9WithAThousandCallsInFlightFailsEveryCallerPromptlyAndRecovers(t *t
 	res, err := s.CallTool(ctx, "echo", map[string]any{"text": "back"})
 	require.NoError(t, err)
 	assert.Equal(t, "back", res.Content[0].Text)
-	assert.NotEqual(t, oldPID, serverPID(t, pidFile), "a new server process")
+	assert.NotEqual(t, oldPID, servePID(t), "a new server process")
 	assert.GreaterOrEqual(t, s.Stats().Restarts.Load(), uint64(1))
 }
 
 func TestServerClosingStdoutIsTreatedAsEOFAndRestarted(t *testing.T) {
 	e := newEngine(t, mcpengine.Config{})
 	// initialize and one ping are answered; the next request finds stdout closed.
-	s, _ := connectStdio(t, e, demoserver.Options{CloseAfter: 2})
+	s := connectServe(t, e, "--close-after", "2")
 	ctx := testCtx(t, 30*time.Second)
 	require.NoError(t, s.Ping(ctx))
 	err := s.Ping(ctx)
@@ -97,7 +82,7 @@ func TestServerClosingStdoutIsTreatedAsEOFAndRestarted(t *testing.T) {
 
 func TestUnsupportedVersionRetriesUnderBudgetThenClosesTyped(t *testing.T) {
 	e := newEngine(t, mcpengine.Config{RestartBudget: 2})
-	srv := stdioDemo(t, demoserver.Options{AnswerVersion: "1999-01-01"})
+	srv := engineServe("--answer-version", "1999-01-01")
 	_, err := e.Connect(testCtx(t, 30*time.Second), mcpengine.SessionConfig{Name: "old", Server: srv})
 	require.Error(t, err)
 	assert.ErrorIs(t, err, mcpengine.ErrVersionMismatch)
@@ -106,7 +91,7 @@ func TestUnsupportedVersionRetriesUnderBudgetThenClosesTyped(t *testing.T) {
 
 func TestGarbageAndInvalidUTF8AreCountedAndDiscardedWhileCallsSucceed(t *testing.T) {
 	e := newEngine(t, mcpengine.Config{})
-	s, _ := connectStdio(t, e, demoserver.Options{GarbageEvery: 2})
+	s := connectServe(t, e, "--garbage-every", "2")
 	ctx := testCtx(t, 30*time.Second)
 	for i := 0; i < 20; i++ {
 		res, err := s.CallTool(ctx, "echo", map[string]any{"text": strconv.Itoa(i)})
@@ -120,7 +105,7 @@ func TestGarbageAndInvalidUTF8AreCountedAndDiscardedWhileCallsSucceed(t *testing
 
 func TestStderrFloodNeverStallsTheSession(t *testing.T) {
 	e := newEngine(t, mcpengine.Config{})
-	s, _ := connectStdio(t, e, demoserver.Options{StderrSpam: 1 << 20})
+	s := connectServe(t, e, "--stderr-spam", "1048576")
 	ctx := testCtx(t, 60*time.Second)
 	for i := 0; i < 50; i++ { // 50 MiB of stderr in all
 		require.NoError(t, s.Ping(ctx))
@@ -129,7 +114,7 @@ func TestStderrFloodNeverStallsTheSession(t *testing.T) {
 
 func TestHundredMegabyteLineFailsTheCallNotTheEngine(t *testing.T) {
 	e := newEngine(t, mcpengine.Config{MaxFrameBytes: 8 << 20})
-	s, _ := connectStdio(t, e, demoserver.Options{})
+	s := connectServe(t, e)
 	ctx := testCtx(t, 60*time.Second)
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
@@ -149,8 +134,8 @@ func TestHundredMegabyteLineFailsTheCallNotTheEngine(t *testing.T) {
 
 func TestCloseShutsTheServerDownWithinTheCallersDeadline(t *testing.T) {
 	e := newEngine(t, mcpengine.Config{})
-	s, pidFile := connectStdio(t, e, demoserver.Options{})
-	pid := serverPID(t, pidFile)
+	s := connectServe(t, e)
+	pid := servePID(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	start := time.Now()
@@ -171,15 +156,14 @@ func TestAMissingCommandClosesTheSessionAfterTheRestartBudget(t *testing.T) {
 
 func TestAServerThatDiesDuringTheHandshakeReportsItsStderr(t *testing.T) {
 	e := newEngine(t, mcpengine.Config{})
-	srv := stdioDemo(t, demoserver.Options{})
-	srv.Env[serveOptsEnv] = "{not json" // the test binary prints "bad options: …" and exits 2
+	srv := engineServe("--no-such-flag") // cobra prints "unknown flag" and exits 2
 	s, err := e.Open(testCtx(t, 10*time.Second), mcpengine.SessionConfig{Name: "dies", Server: srv})
 	require.NoError(t, err)
 	ctx := testCtx(t, 10*time.Second)
 	for {
 		var se *mcpengine.ServerStderrError
 		if errors.As(s.LastError(), &se) {
-			assert.Contains(t, se.Stderr, "bad options")
+			assert.Contains(t, se.Stderr, "unknown flag")
 			return
 		}
 		select {
