@@ -157,15 +157,23 @@ func TestProgressReachesTheCallsHandlerInOrder(t *testing.T) {
 func TestResetOnProgressKeepsASlowButTalkingCallAlive(t *testing.T) {
 	e := newEngine(t, mcpengine.Config{})
 	s := connectMemory(t, e, demoserver.New(demoserver.Options{}))
-	// 10 steps 30ms apart = 300ms total, with a 100ms timeout reset by each step.
-	res, err := s.CallTool(testCtx(t, 10*time.Second), "progress", map[string]any{"steps": 10, "intervalMs": 30},
-		mcpengine.WithTimeout(100*time.Millisecond), mcpengine.WithResetOnProgress(5*time.Second))
+	// 20 steps 20ms apart = 400ms in all, against a 250ms timeout that each
+	// step resets: the gaps (20ms) leave a wide margin on a loaded machine.
+	args := map[string]any{"steps": 20, "intervalMs": 20}
+	res, err := s.CallTool(testCtx(t, 10*time.Second), "progress", args,
+		mcpengine.WithTimeout(250*time.Millisecond), mcpengine.WithResetOnProgress(5*time.Second))
 	require.NoError(t, err)
 	assert.False(t, res.IsError)
 
-	// Without reset the same call times out.
-	_, err = s.CallTool(testCtx(t, 10*time.Second), "progress", map[string]any{"steps": 10, "intervalMs": 30},
-		mcpengine.WithTimeout(100*time.Millisecond))
+	// Without reset the same call times out (a slower machine only makes
+	// the call longer).
+	_, err = s.CallTool(testCtx(t, 10*time.Second), "progress", args, mcpengine.WithTimeout(250*time.Millisecond))
+	assert.ErrorIs(t, err, mcpengine.ErrTimeout)
+
+	// The total cap wins over resets: progress keeps coming, but 300ms
+	// after sending the call is over.
+	_, err = s.CallTool(testCtx(t, 10*time.Second), "progress", args,
+		mcpengine.WithTimeout(250*time.Millisecond), mcpengine.WithResetOnProgress(300*time.Millisecond))
 	assert.ErrorIs(t, err, mcpengine.ErrTimeout)
 }
 
