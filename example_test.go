@@ -46,17 +46,9 @@ func ExampleEngine_Connect() {
 func ExampleSession_CallToolAsync() {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	srv := demoserver.New(demoserver.Options{})
-	eng := mcpengine.New(mcpengine.Config{})
-	defer eng.Close(context.Background())
-	s, err := eng.Connect(ctx, mcpengine.SessionConfig{
-		Name:   "demo",
-		Dialer: memory.NewDialer("demo", func(c transport.Conn) { _ = srv.Serve(ctx, c) }),
-	})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
+	s, done := exampleSession(ctx)
+	defer done()
+
 	futures := make([]*mcpengine.Future, 3)
 	for i := range futures {
 		futures[i] = s.CallToolAsync(ctx, "add", map[string]any{"a": i, "b": 10})
@@ -79,19 +71,11 @@ func ExampleSession_CallToolAsync() {
 func ExampleWithProgress() {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	srv := demoserver.New(demoserver.Options{})
-	eng := mcpengine.New(mcpengine.Config{})
-	defer eng.Close(context.Background())
-	s, err := eng.Connect(ctx, mcpengine.SessionConfig{
-		Name:   "demo",
-		Dialer: memory.NewDialer("demo", func(c transport.Conn) { _ = srv.Serve(ctx, c) }),
-	})
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
+	s, done := exampleSession(ctx)
+	defer done()
+
 	steps := make(chan float64, 3)
-	_, err = s.CallTool(ctx, "progress", map[string]any{"steps": 3, "intervalMs": 1},
+	_, err := s.CallTool(ctx, "progress", map[string]any{"steps": 3, "intervalMs": 1},
 		mcpengine.WithProgress(func(p messages.ProgressParams) { steps <- p.Progress }))
 	if err != nil {
 		fmt.Println(err)
@@ -104,4 +88,19 @@ func ExampleWithProgress() {
 	// progress 1
 	// progress 2
 	// progress 3
+}
+
+// exampleSession is ExampleEngine_Connect's setup: a session to an
+// in-process demo server, and the function that closes both.
+func exampleSession(ctx context.Context) (*mcpengine.Session, func()) {
+	srv := demoserver.New(demoserver.Options{})
+	eng := mcpengine.New(mcpengine.Config{})
+	s, err := eng.Connect(ctx, mcpengine.SessionConfig{
+		Name:   "demo",
+		Dialer: memory.NewDialer("demo", func(c transport.Conn) { _ = srv.Serve(ctx, c) }),
+	})
+	if err != nil {
+		panic(err)
+	}
+	return s, func() { _ = eng.Close(context.Background()) }
 }
