@@ -4,7 +4,6 @@ import (
 	"encoding/base64"
 	"strconv"
 	"strings"
-	"unsafe"
 
 	"github.com/bytedance/sonic"
 
@@ -12,15 +11,13 @@ import (
 )
 
 // paramsCodec decodes received params like messages.Unmarshal (strings are
-// validated) but without copying the input: decodeJSON views the frame as a
-// string, and decoded strings and sonic.NoCopyRawMessage values point into
-// it. That is safe because a frame returned by ReadFrame belongs to the
-// server and is never modified or reused.
+// validated). decodeJSON lets sonic copy the frame into a string first:
+// viewing the frame's bytes as a string without the copy (unsafe.String)
+// is the pattern sonic's issue #186 reports as corrupting the GC, and a
+// fuzzed engine decoder built that way stalled its whole process.
 var paramsCodec = sonic.Config{ValidateString: true}.Froze()
 
-func decodeJSON(data []byte, v any) error {
-	return paramsCodec.UnmarshalFromString(unsafe.String(unsafe.SliceData(data), len(data)), v)
-}
+func decodeJSON(data []byte, v any) error { return paramsCodec.Unmarshal(data, v) }
 
 // appendString appends s as a JSON string without reflection (shared with
 // the engine's encoder): invalid UTF-8 becomes U+FFFD.
