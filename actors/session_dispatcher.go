@@ -15,23 +15,43 @@ package actors
 type sessionDispatcher struct {
 	workers *Workers
 	sh      *Shared
+
+	// process is the mailbox's processMessages, kept from the first
+	// Schedule: protoactor passes the same mailbox's method on every wake
+	// (a session keeps its mailbox across panic restarts), and binding the
+	// worker's function once saves an allocation per wake. It is written
+	// once, before the first hand-off to a worker, and only read after.
+	process func()
+	onWork  func() // d.runBatch, bound once
+}
+
+func newSessionDispatcher(workers *Workers, sh *Shared) *sessionDispatcher {
+	d := &sessionDispatcher{workers: workers, sh: sh}
+	d.onWork = d.runBatch
+	return d
 }
 
 // Schedule implements actor.Dispatcher.
 func (d *sessionDispatcher) Schedule(processMessages func()) {
+	if d.process == nil {
+		d.process = processMessages
+	}
 	if d.sh.readerPosting.CompareAndSwap(true, false) {
-		processMessages()
+		d.process()
 		if w := d.sh.writer.Load(); w != nil && w.box.pending() {
 			d.workers.Schedule(w.flushFn)
 		}
 		return
 	}
-	d.workers.Schedule(func() {
-		processMessages()
-		if w := d.sh.writer.Load(); w != nil {
-			w.flush()
-		}
-	})
+	d.workers.Schedule(d.onWork)
+}
+
+// runBatch runs on a worker: the batch, then the frames it queued.
+func (d *sessionDispatcher) runBatch() {
+	d.process()
+	if w := d.sh.writer.Load(); w != nil {
+		w.flush()
+	}
 }
 
 // Throughput implements actor.Dispatcher.
