@@ -36,7 +36,6 @@ type Call struct {
 	id       int64
 	sentAt   time.Time
 	deadline time.Time
-	queuedAt time.Time
 	// onDone replaces completion for the actor's own requests (initialize,
 	// resubscribe): it runs inside Receive.
 	onDone func(a *sessionActor, result messages.RawMessage, err error)

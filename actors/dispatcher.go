@@ -16,11 +16,11 @@ type dispatcher struct {
 	running bool
 	limit   int
 	idle    *sync.Cond
-	dropped atomic.Uint64
+	dropped *atomic.Uint64 // the session's Stats.CallbacksDropped
 }
 
-func newDispatcher(limit int) *dispatcher {
-	d := &dispatcher{limit: limit}
+func newDispatcher(limit int, dropped *atomic.Uint64) *dispatcher {
+	d := &dispatcher{limit: limit, dropped: dropped}
 	d.idle = sync.NewCond(&d.mu)
 	return d
 }

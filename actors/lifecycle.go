@@ -13,7 +13,7 @@ import (
 
 // startConnecting begins a new epoch: dial in a goroutine (a subprocess
 // start or, later, an HTTP round trip must never block Receive).
-func (a *sessionActor) startConnecting(ctx actor.Context) {
+func (a *sessionActor) startConnecting() {
 	a.sh.epoch++
 	epoch := a.sh.epoch
 	a.setState(StateConnecting, nil)
@@ -38,13 +38,13 @@ func (a *sessionActor) onDialed(ctx actor.Context, m *dialed) {
 	if m.epoch != a.sh.epoch || a.state != StateConnecting {
 		// A dial that finished after Close or a newer attempt.
 		if m.conn != nil {
-			a.closeInBackground(&connection{conn: m.conn}, nil)
+			a.closeInBackground(&connection{conn: m.conn}, context.Background())
 		}
 		return
 	}
 	if m.err != nil {
 		a.sh.log.Debug("dial failed", slog.String("session", a.sh.name), slog.Any("error", m.err))
-		a.retryLater(ctx, m.err)
+		a.retryLater(m.err)
 		return
 	}
 	c := &connection{epoch: m.epoch, conn: m.conn, readerDone: make(chan struct{})}
@@ -64,7 +64,7 @@ func (a *sessionActor) beginHandshake() {
 	method, params := hs.Request(a.sh.cfg.clientCapabilities())
 	raw, err := messages.Marshal(params)
 	if err != nil {
-		a.connectionFailed(nil, err)
+		a.connectionFailed(err)
 		return
 	}
 	c := NewCall(method, raw)
@@ -82,7 +82,7 @@ func (a *sessionActor) beginHandshake() {
 				return
 			}
 		}
-		a.connectionFailed(nil, err)
+		a.connectionFailed(err)
 	}
 	a.transmit(c)
 }
@@ -131,7 +131,7 @@ func (a *sessionActor) replaySessionState() {
 // connectionFailed is the single path out of connecting/initializing/ready
 // on any failure: fail what was sent, drop the connection, then back off or
 // close for good as the supervisor's classification says.
-func (a *sessionActor) connectionFailed(ctx actor.Context, err error) {
+func (a *sessionActor) connectionFailed(err error) {
 	if a.state == StateClosed {
 		return
 	}
@@ -140,11 +140,11 @@ func (a *sessionActor) connectionFailed(ctx actor.Context, err error) {
 	}
 	a.sh.log.Debug("connection failed", slog.String("session", a.sh.name), slog.Any("error", err))
 	a.failInFlight(&ConnectionLostError{Cause: err})
-	a.dropConnection(ctx)
-	a.retryLater(ctx, err)
+	a.dropConnection(context.Background())
+	a.retryLater(err)
 }
 
-func (a *sessionActor) retryLater(ctx actor.Context, err error) {
+func (a *sessionActor) retryLater(err error) {
 	delay, ok := a.restarter.Next(supervisor.Classify(err))
 	if !ok {
 		a.closeForGood(err)
@@ -162,35 +162,32 @@ func (a *sessionActor) retryLater(ctx actor.Context, err error) {
 	a.retryTimer = time.AfterFunc(delay, func() { sys.Root.Send(self, &retryNow{epoch: epoch}) })
 }
 
-// dropConnection forgets the current connection and shuts it down in the
-// background (a subprocess may take seconds to exit).
-func (a *sessionActor) dropConnection(ctx actor.Context) {
+// dropConnection forgets the current connection, cancels the handlers of
+// its server requests, and shuts it down in the background (a subprocess
+// may take seconds to exit), bounded by bound and by closeGrace. The writer
+// stays registered until the transport is closed, so frames the current
+// batch queued (notifications/cancelled on Close) still go out.
+func (a *sessionActor) dropConnection(bound context.Context) {
+	for key, cancel := range a.serverReqs {
+		cancel()
+		delete(a.serverReqs, key)
+	}
 	c := a.conn
 	if c == nil {
 		return
 	}
 	a.conn = nil
-	a.sh.writer.CompareAndSwap(c.writer, nil)
-	for key, cancel := range a.serverReqs {
-		cancel()
-		delete(a.serverReqs, key)
-	}
-	a.closeInBackground(c, nil)
+	a.closeInBackground(c, bound)
 }
 
 func (a *sessionActor) closeInBackground(c *connection, bound context.Context) {
 	a.sh.background.Add(1)
 	// Owner: the session (Shared.background). Exits when the transport's
-	// Close returns, bounded by closeGrace or the caller's ctx.
+	// Close returns, bounded by closeGrace and by bound.
 	go func() {
 		defer a.sh.background.Done()
-		ctx, cancel := context.WithTimeout(context.Background(), closeGrace)
+		ctx, cancel := context.WithTimeout(bound, closeGrace)
 		defer cancel()
-		if bound != nil {
-			var stop context.CancelFunc
-			ctx, stop = context.WithTimeout(bound, closeGrace)
-			defer stop()
-		}
 		_ = c.conn.Close(ctx)
 		if c.writer != nil {
 			a.sh.writer.CompareAndSwap(c.writer, nil)

@@ -27,7 +27,6 @@ func (a *sessionActor) onCall(_ actor.Context, c *Call) {
 			return
 		}
 		now := time.Now()
-		c.queuedAt = now
 		c.deadline = a.deadlineFor(c, now)
 		a.queue = append(a.queue, c)
 		a.armSweep(c.deadline)

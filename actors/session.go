@@ -58,7 +58,7 @@ func NewSessionProps(sh *Shared) *actor.Props {
 			pending:   map[int64]*Call{},
 			restarter: supervisor.NewRestarter(sh.cfg.Backoff, sh.cfg.MaxBudgetedRetries, nil),
 		}
-	}, actor.WithDispatcher(&sessionDispatcher{workers: sh.workers, sh: sh}))
+	}, actor.WithDispatcher(newSessionDispatcher(sh.workers, sh)))
 }
 
 // Receive is the actor's single entry point; each case is one message kind
@@ -77,13 +77,13 @@ func (a *sessionActor) Receive(ctx actor.Context) {
 		a.sweep()
 	case *connFailed:
 		if a.conn != nil && m.epoch == a.conn.epoch {
-			a.connectionFailed(ctx, m.err)
+			a.connectionFailed(m.err)
 		}
 	case *dialed:
 		a.onDialed(ctx, m)
 	case *retryNow:
 		if a.state == StateBackoff && m.epoch == a.sh.epoch {
-			a.startConnecting(ctx)
+			a.startConnecting()
 		}
 	case *serverReplyReady:
 		a.onServerReply(m)
@@ -105,14 +105,14 @@ func (a *sessionActor) Receive(ctx actor.Context) {
 	case *actor.Started:
 		a.self = ctx.Self()
 		a.state = State(a.sh.state.Load())
-		a.startConnecting(ctx)
+		a.startConnecting()
 	case *actor.Restarting:
 		// The old instance, after a panic: nobody may be left waiting on
 		// state this instance is about to lose.
 		a.sh.stats.Restarts.Add(1)
 		a.failInFlight(&ConnectionLostError{Cause: fmt.Errorf("session actor restarted after a panic")})
 		a.failQueue(&ConnectionLostError{Cause: fmt.Errorf("session actor restarted after a panic")})
-		a.dropConnection(ctx)
+		a.dropConnection(context.Background())
 		a.stopTimers()
 	case *actor.Stopping:
 		a.stopTimers()

@@ -66,6 +66,10 @@ type Stats struct {
 	Restarts      atomic.Uint64
 	Requests      atomic.Uint64
 	Timeouts      atomic.Uint64
+	// CallbacksDropped counts notifications, progress and state events not
+	// delivered because the session's callback queue was full (a callback
+	// that never returns).
+	CallbacksDropped atomic.Uint64
 }
 
 // NewShared prepares a session's shared state. cfg gets its defaults here.
@@ -80,8 +84,8 @@ func NewShared(sys *actor.ActorSystem, workers *Workers, cfg SessionConfig) *Sha
 		log:     cfg.Logger,
 		stateCh: make(chan struct{}),
 		closed:  make(chan struct{}),
-		disp:    newDispatcher(cfg.DispatchQueue),
 	}
+	sh.disp = newDispatcher(cfg.DispatchQueue, &sh.stats.CallbacksDropped)
 	if cfg.Roots != nil {
 		sh.roots = append([]RootEntry{}, cfg.Roots...)
 	}
@@ -90,9 +94,6 @@ func NewShared(sys *actor.ActorSystem, workers *Workers, cfg SessionConfig) *Sha
 
 // Name is the session's name.
 func (sh *Shared) Name() string { return sh.name }
-
-// Config returns the session's configuration (with defaults applied).
-func (sh *Shared) Config() *SessionConfig { return &sh.cfg }
 
 // State is the current state.
 func (sh *Shared) State() State { return State(sh.state.Load()) }
@@ -124,9 +125,6 @@ func (sh *Shared) CloseErr() error { return sh.closeErr }
 
 // Stats returns the live counters.
 func (sh *Shared) Stats() *Stats { return &sh.stats }
-
-// DroppedCallbacks counts events dropped because the dispatcher was full.
-func (sh *Shared) DroppedCallbacks() uint64 { return sh.disp.dropped.Load() }
 
 // WatchNotifications registers fn for every server notification other than
 // progress; it runs on the session's dispatcher. The returned func removes it.

@@ -27,11 +27,9 @@ func (b *jitteredBackOff) Reset() { b.attempt = 0 }
 // says when the budget is spent. It is owned by the session actor and is not
 // safe for concurrent use.
 type Restarter struct {
-	policy     Policy
-	maxRetries int
-	budgeted   backoff.BackOff
-	unbounded  *jitteredBackOff
-	consumed   int
+	budgeted  backoff.BackOff // shares unbounded's attempt count, capped by the budget
+	unbounded *jitteredBackOff
+	consumed  int
 }
 
 // NewRestarter returns a Restarter. maxRetries bounds consecutive failed
@@ -45,7 +43,7 @@ func NewRestarter(p Policy, maxRetries int, rnd func() float64) *Restarter {
 		rnd = rand.Float64
 	}
 	j := &jitteredBackOff{policy: p, rand: rnd}
-	r := &Restarter{policy: p, maxRetries: maxRetries, unbounded: j}
+	r := &Restarter{unbounded: j}
 	r.budgeted = backoff.WithMaxRetries(j, uint64(maxRetries))
 	return r
 }
