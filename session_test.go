@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"sort"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -251,9 +250,18 @@ func TestServerToClientRequestsUseTheConfiguredHandlers(t *testing.T) {
 func TestWithoutHandlersServerRequestsGetMethodNotFound(t *testing.T) {
 	e := newEngine(t, mcpengine.Config{})
 	s := connectMemory(t, e, demoserver.New(demoserver.Options{}))
-	res, err := s.CallTool(testCtx(t, 10*time.Second), "sample", map[string]any{"prompt": "hi"})
-	require.NoError(t, err)
-	assert.True(t, res.IsError, "the demo tool reports the client's refusal")
+	// Nothing was advertised, the demo server asks anyway: each request is
+	// refused with -32601, which the demo tool reports in its result.
+	for tool, args := range map[string]any{
+		"sample": map[string]any{"prompt": "hi"},
+		"elicit": map[string]any{"message": "who?"},
+		"roots":  nil,
+	} {
+		res, err := s.CallTool(testCtx(t, 10*time.Second), tool, args)
+		require.NoError(t, err)
+		require.True(t, res.IsError, tool)
+		assert.Contains(t, res.Content[0].Text, "-32601", tool)
+	}
 }
 
 func TestNotificationsReachSubscribersInOrder(t *testing.T) {
@@ -400,23 +408,25 @@ func (g gatedDialer) Dial(ctx context.Context) (transport.Conn, error) {
 
 func (g gatedDialer) String() string { return "gated " + g.inner.String() }
 
-func TestStateWatchersSeeTheLifecycle(t *testing.T) {
+func TestStateWatchersSeeTheLifecycleInOrder(t *testing.T) {
 	e := newEngine(t, mcpengine.Config{})
-	srv := demoserver.New(demoserver.Options{})
-	s, err := e.Open(testCtx(t, 5*time.Second), mcpengine.SessionConfig{Name: "watched", Dialer: memoryDemo(t, srv)})
+	gate := make(chan struct{})
+	s, err := e.Open(testCtx(t, 5*time.Second), mcpengine.SessionConfig{
+		Name: "watched", Dialer: gatedDialer{memoryDemo(t, demoserver.New(demoserver.Options{})), gate},
+	})
 	require.NoError(t, err)
 	var mu sync.Mutex
 	var seen []string
 	stop := s.WatchState(func(c mcpengine.StateChange) {
 		mu.Lock()
-		seen = append(seen, c.To.String())
+		seen = append(seen, c.From.String()+">"+c.To.String())
 		mu.Unlock()
 	})
 	defer stop()
+	close(gate) // the dial completes only once the watch is in place
 	require.NoError(t, s.WaitReady(testCtx(t, 5*time.Second)))
-	require.NoError(t, s.Close(testCtx(t, 5*time.Second)))
+	require.NoError(t, s.Close(testCtx(t, 5*time.Second))) // waits for the callbacks
 	mu.Lock()
 	defer mu.Unlock()
-	joined := strings.Join(seen, ",")
-	assert.True(t, strings.HasSuffix(joined, "closed"), joined)
+	assert.Equal(t, []string{"connecting>initializing", "initializing>ready", "ready>closed"}, seen)
 }
