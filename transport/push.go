@@ -1,0 +1,74 @@
+package transport
+
+import (
+	"errors"
+	"fmt"
+)
+
+// PushConn is implemented by connections whose frames arrive on goroutines
+// of their own (HTTP: each POST's answer is read by the goroutine that sent
+// it; a GET stream has its own). Such a connection hands frames to the
+// session by callback instead of through a blocking ReadFrame, so an idle
+// session holds no reader goroutine. When a Conn implements PushConn the
+// session calls Start once and never calls ReadFrame.
+type PushConn interface {
+	Conn
+	// Start begins delivery. deliver is called once per received frame
+	// (one JSON-RPC message or batch array, without framing), possibly from
+	// several goroutines at once; the callee owns the slice. fail is called
+	// at most once, when the connection is unusable for good (the server
+	// closed it, the session expired, a frame exceeded the cap); no deliver
+	// starts after fail. Neither is called after Close returns.
+	Start(deliver func(frame []byte), fail func(err error))
+}
+
+// SessionInfo is what the session learned in its handshake that a
+// connection may need.
+type SessionInfo struct {
+	// ProtocolVersion is the negotiated MCP protocol version (Streamable
+	// HTTP sends it as the MCP-Protocol-Version header from 2025-06-18 on).
+	ProtocolVersion string
+	// Listen is true when there is something to listen for outside of
+	// request answers: the server declared listChanged or subscribe, or the
+	// application registered a notification handler. Streamable HTTP opens
+	// its optional standalone GET stream only then.
+	Listen bool
+}
+
+// SessionAware is implemented by connections that need the handshake's
+// outcome. The session calls Negotiated once the handshake succeeded, and
+// again when Listen changes. It must not block.
+type SessionAware interface {
+	Negotiated(info SessionInfo)
+}
+
+// ErrSessionExpired means the server no longer knows the connection's
+// session (Streamable HTTP: 404 for a request carrying a known
+// Mcp-Session-Id). The session treats it as a lost connection: pending calls
+// fail and the supervisor re-initializes a new session under its backoff
+// policy.
+var ErrSessionExpired = errors.New("mcpengine/transport: the server expired the session")
+
+// CodeRequestFailed is the JSON-RPC error code of the answer a transport
+// synthesizes for one request that failed below JSON-RPC (an HTTP 5xx, a
+// request timeout, a refused connection) while the connection as a whole
+// stays usable: the caller of that request gets an error, the session goes
+// on. The synthesized error's data is a RequestFailure object. The code is
+// in the range JSON-RPC reserves for implementation-defined server errors.
+const CodeRequestFailed = -32050
+
+// RequestFailure is the data of a CodeRequestFailed error.
+type RequestFailure struct {
+	// Status is the HTTP status code, 0 when no response arrived.
+	Status int `json:"status,omitempty"`
+	// Reason says what failed ("HTTP 503 Service Unavailable", "timeout"),
+	// never a header value or a credential.
+	Reason string `json:"reason"`
+}
+
+func (f RequestFailure) String() string {
+	if f.Status != 0 {
+		return fmt.Sprintf("HTTP %d: %s", f.Status, f.Reason)
+	}
+	return f.Reason
+}
