@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/supervisor"
+	"github.com/mcpengine/mcpengine/transport"
 )
 
 // startConnecting begins a new epoch: dial in a goroutine (a subprocess
@@ -52,9 +53,16 @@ func (a *sessionActor) onDialed(ctx actor.Context, m *dialed) {
 	c.writer = newWriter(m.conn, func(err error) { sys.Root.Send(self, &connFailed{epoch: epoch, err: err}) })
 	a.conn = c
 	a.sh.writer.Store(c.writer)
-	// Owner: the session actor's connection. Exits when ReadFrame fails,
-	// which Close of the connection guarantees.
-	go runReader(a.sh.sys, a.self, c.epoch, c.conn, a.sh, c.readerDone)
+	if pc, ok := m.conn.(transport.PushConn); ok {
+		// No reader goroutine: the transport calls back, and stops doing so
+		// before its Close returns.
+		close(c.readerDone)
+		startPush(sys, self, epoch, pc, a.sh)
+	} else {
+		// Owner: the session actor's connection. Exits when ReadFrame
+		// fails, which Close of the connection guarantees.
+		go runReader(sys, self, epoch, c.conn, a.sh, c.readerDone)
+	}
 	a.setState(StateInitializing, nil)
 	a.beginHandshake()
 }
@@ -94,6 +102,7 @@ func (a *sessionActor) becomeReady(neg Negotiated) {
 	}
 	a.restarter.Reset()
 	a.setState(StateReady, nil)
+	a.tellConnection()
 	a.replaySessionState()
 	queued := a.queue
 	a.queue = nil

@@ -22,16 +22,41 @@ func runReader(sys *actor.ActorSystem, session *actor.PID, epoch uint64, conn tr
 			sys.Root.Send(session, &connFailed{epoch: epoch, err: err})
 			return
 		}
-		sh.stats.FramesIn.Add(1)
-		msgs, errs := messages.DecodeFrame(frame)
-		for _, e := range errs {
-			sh.stats.InvalidFrames.Add(1)
-			sh.log.Warn("discarded invalid frame", slog.String("session", sh.name), slog.Any("error", e))
-		}
-		if len(msgs) > 0 {
-			sh.readerPosting.Store(true)
-			sys.Root.Send(session, &frameIn{epoch: epoch, msgs: msgs})
-			sh.readerPosting.Store(false)
-		}
+		deliverFrame(sys, session, epoch, sh, frame, true)
+	}
+}
+
+// startPush wires a connection that delivers frames by callback (HTTP: the
+// goroutine of each request reads its own answer), so the session holds no
+// reader goroutine while idle. Frames may arrive from several goroutines at
+// once; they take the same decode-and-post path as the read loop's.
+func startPush(sys *actor.ActorSystem, session *actor.PID, epoch uint64, conn transport.PushConn, sh *Shared) {
+	conn.Start(
+		func(frame []byte) { deliverFrame(sys, session, epoch, sh, frame, false) },
+		func(err error) { sys.Root.Send(session, &connFailed{epoch: epoch, err: err}) },
+	)
+}
+
+// deliverFrame decodes one received frame off the actor and posts its valid
+// messages to the session tagged with the connection's epoch; invalid
+// frames are logged, counted and dropped. inline lets the session run the
+// batch on this goroutine when its mailbox is idle; only the single reader
+// of a pull connection may ask for that.
+func deliverFrame(sys *actor.ActorSystem, session *actor.PID, epoch uint64, sh *Shared, frame []byte, inline bool) {
+	sh.stats.FramesIn.Add(1)
+	msgs, errs := messages.DecodeFrame(frame)
+	for _, e := range errs {
+		sh.stats.InvalidFrames.Add(1)
+		sh.log.Warn("discarded invalid frame", slog.String("session", sh.name), slog.Any("error", e))
+	}
+	if len(msgs) == 0 {
+		return
+	}
+	if inline {
+		sh.readerPosting.Store(true)
+	}
+	sys.Root.Send(session, &frameIn{epoch: epoch, msgs: msgs})
+	if inline {
+		sh.readerPosting.Store(false)
 	}
 }

@@ -98,6 +98,7 @@ func (a *sessionActor) Receive(ctx actor.Context) {
 		} else {
 			delete(a.sh.subscriptions, m.uri)
 		}
+		a.tellConnection()
 	case *trackLogLevel:
 		a.sh.logLevel = m.level
 	case *closeSession:

@@ -1,0 +1,50 @@
+package actors
+
+import (
+	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/transport"
+)
+
+// tellConnection passes what the handshake learned to a connection that
+// needs it (Streamable HTTP: the MCP-Protocol-Version header, and whether
+// its standalone GET stream is worth opening). It runs when the session
+// becomes ready and when the set of resource subscriptions changes; the
+// connection dedupes repeats.
+func (a *sessionActor) tellConnection() {
+	if a.conn == nil || a.state != StateReady {
+		return
+	}
+	aware, ok := a.conn.conn.(transport.SessionAware)
+	if !ok {
+		return
+	}
+	neg := a.sh.Negotiated()
+	if neg == nil {
+		return
+	}
+	aware.Negotiated(transport.SessionInfo{
+		ProtocolVersion: neg.ProtocolVersion,
+		Listen:          a.hasSomethingToListenFor(neg.Capabilities),
+	})
+}
+
+// hasSomethingToListenFor reports whether the server may send messages that
+// answer no request: it declared list changes, resource subscriptions or
+// logging, or the application subscribed to a resource. A server that
+// declares none of these has nothing to say outside request answers, so
+// an HTTP session to it needs no open stream.
+func (a *sessionActor) hasSomethingToListenFor(caps messages.ServerCapabilities) bool {
+	if len(a.sh.subscriptions) > 0 || caps.Logging != nil {
+		return true
+	}
+	if t := caps.Tools; t != nil && t.ListChanged {
+		return true
+	}
+	if p := caps.Prompts; p != nil && p.ListChanged {
+		return true
+	}
+	if r := caps.Resources; r != nil && (r.ListChanged || r.Subscribe) {
+		return true
+	}
+	return false
+}
