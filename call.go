@@ -48,11 +48,13 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts ...C
 	if err != nil {
 		return nil, err
 	}
+	span := c.Span // the actor owns c.Span once posted
 	s.h.Post(c)
 	select {
 	case <-c.Done():
 		return c.Result, c.Err
 	case <-ctx.Done():
+		span.Cancelled(ctx.Err())
 		s.h.Cancel(c, ctx.Err())
 		return nil, ctx.Err()
 	case <-s.sh.Closed():
@@ -67,9 +69,12 @@ func (s *Session) CallAsync(ctx context.Context, method string, params any, opts
 	if err != nil {
 		return failedFuture(err)
 	}
-	f := &Future{c: c, s: s}
+	f := &Future{c: c, s: s, span: c.Span}
 	if ctx.Done() != nil {
-		stop := context.AfterFunc(ctx, func() { s.h.Cancel(c, ctx.Err()) })
+		stop := context.AfterFunc(ctx, func() {
+			f.span.Cancelled(ctx.Err())
+			s.h.Cancel(c, ctx.Err())
+		})
 		f.stopWatch = stop
 	}
 	s.h.Post(c)
@@ -90,6 +95,9 @@ func (s *Session) newCall(ctx context.Context, method string, params any, opts [
 	}
 	for _, o := range opts {
 		o(c)
+	}
+	if tel := s.engine.tel; tel != nil {
+		s.traceCall(ctx, tel, c)
 	}
 	return c, nil
 }

@@ -8,11 +8,14 @@ import (
 	"sync"
 	"time"
 
+	"go.opentelemetry.io/otel/metric"
+
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/mcpengine/mcpengine/actors"
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/supervisor"
+	"github.com/mcpengine/mcpengine/telemetry"
 	"github.com/mcpengine/mcpengine/transport"
 )
 
@@ -51,6 +54,13 @@ type Config struct {
 	Roots       []messages.Root
 	Sampling    SamplingHandler
 	Elicitation ElicitationHandler
+
+	// Telemetry are the OpenTelemetry providers the engine reports spans
+	// and metrics to, by the MCP semantic conventions. The zero value
+	// reports nothing and costs nothing on the call path.
+	// TelemetryOptions opt into recording more (tool arguments).
+	Telemetry        telemetry.Providers
+	TelemetryOptions telemetry.Options
 }
 
 // BackoffPolicy shapes reconnect delays: exponential from Initial by
@@ -83,6 +93,9 @@ type Engine struct {
 	mu       sync.Mutex
 	sessions map[string]*Session
 	closed   bool
+
+	tel           *telemetry.Telemetry // nil when telemetry is off
+	observeMetric metric.Registration  // the observable instruments, if any
 }
 
 // New starts an engine.
@@ -91,13 +104,15 @@ func New(cfg Config) *Engine {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
 	sys := actors.NewSystem(cfg.Logger)
-	return &Engine{
+	e := &Engine{
 		cfg:      cfg,
 		system:   sys,
 		workers:  actors.NewWorkers(0, 0),
 		registry: actors.NewRegistry(sys),
 		sessions: map[string]*Session{},
 	}
+	e.startTelemetry()
+	return e
 }
 
 // ErrEngineClosed is returned by Connect and Open after Close.
@@ -126,7 +141,7 @@ func (e *Engine) Open(ctx context.Context, sc SessionConfig) (*Session, error) {
 		e.mu.Unlock()
 		return nil, ErrDuplicateName
 	}
-	s := &Session{name: sc.Name, engine: e}
+	s := &Session{name: sc.Name, engine: e, peer: ac.Peer}
 	e.sessions[sc.Name] = s // reserve the name while spawning
 	e.mu.Unlock()
 
@@ -173,6 +188,8 @@ func (e *Engine) actorConfig(sc SessionConfig, dialer transport.Dialer) actors.S
 		MaxBudgetedRetries: c.RestartBudget,
 		Roots:              c.Roots,
 		Logger:             c.Logger,
+		Telemetry:          e.tel,
+		Peer:               sc.peer(),
 	}
 	if sc.Roots != nil {
 		ac.Roots = sc.Roots
@@ -265,6 +282,7 @@ func (e *Engine) Close(ctx context.Context) error {
 		}()
 	}
 	wg.Wait()
+	e.stopTelemetry()
 	e.registry.Stop()
 	e.system.Shutdown()
 	e.workers.Stop(ctx.Done())

@@ -5,6 +5,7 @@ import (
 
 	"github.com/mcpengine/mcpengine/actors"
 	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/telemetry"
 )
 
 // Future is the pending result of an asynchronous request. It is the
@@ -16,6 +17,7 @@ type Future struct {
 	s         *Session
 	stopWatch func() bool
 	err       error // set for futures that failed before being sent
+	span      *telemetry.CallSpan
 	done      chan struct{}
 }
 
@@ -69,6 +71,7 @@ func (f *Future) Cancel() {
 		return
 	}
 	f.release()
+	f.span.Cancelled(context.Canceled)
 	f.s.h.Cancel(f.c, context.Canceled)
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/mcpengine/mcpengine/actors"
 	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/telemetry"
 )
 
 // State is a session's lifecycle state: connecting, initializing, ready,
@@ -34,6 +35,7 @@ type Session struct {
 	engine *Engine
 	h      *actors.Handle
 	sh     *actors.Shared
+	peer   telemetry.Peer
 }
 
 // Name is the session's name.

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/telemetry"
 )
 
 // Call is one outgoing request, from the caller that made it to the
@@ -31,6 +32,8 @@ type Call struct {
 	// FailFast makes a call that finds the session not ready fail with
 	// ErrNotReady instead of waiting in the queue.
 	FailFast bool
+	// Span, when telemetry is on, is ended with the call's outcome.
+	Span *telemetry.CallSpan
 
 	// Set by the actor.
 	id       int64
@@ -56,6 +59,11 @@ func (c *Call) Done() <-chan struct{} { return c.done }
 // finish completes the call once; later completions are ignored (a late
 // response after a timeout, a cancel racing an answer).
 func (c *Call) finish(a *sessionActor, result messages.RawMessage, err error) {
+	if c.Span != nil {
+		span := c.Span
+		c.Span = nil
+		span.Finished(c.id, result, err)
+	}
 	if c.onDone != nil {
 		fn := c.onDone
 		c.onDone = nil

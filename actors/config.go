@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/supervisor"
+	"github.com/mcpengine/mcpengine/telemetry"
 	"github.com/mcpengine/mcpengine/transport"
 )
 
@@ -58,6 +59,11 @@ type SessionConfig struct {
 	Elicitation ServerRequestHandler
 
 	Logger *slog.Logger
+
+	// Telemetry, when not nil, traces calls and the session lifecycle and
+	// records metrics; nil costs nothing. Peer describes the server for it.
+	Telemetry *telemetry.Telemetry
+	Peer      telemetry.Peer
 }
 
 func (c *SessionConfig) withDefaults() {

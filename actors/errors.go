@@ -10,24 +10,33 @@ import (
 var (
 	// ErrConnectionLost: the connection died while the request was in
 	// flight; whether the server ran it is unknown.
-	ErrConnectionLost = errors.New("mcpengine: connection lost")
+	ErrConnectionLost error = &sentinel{"mcpengine: connection lost", "connection_lost"}
 	// ErrSessionClosed: the session was closed (by Close or permanently).
-	ErrSessionClosed = errors.New("mcpengine: session closed")
+	ErrSessionClosed error = &sentinel{"mcpengine: session closed", "session_closed"}
 	// ErrTimeout: no response before the request's deadline.
-	ErrTimeout = errors.New("mcpengine: request timed out")
+	ErrTimeout error = &sentinel{"mcpengine: request timed out", "timeout"}
 	// ErrTooManyInFlight: the session's in-flight cap is reached.
-	ErrTooManyInFlight = errors.New("mcpengine: too many requests in flight")
+	ErrTooManyInFlight error = &sentinel{"mcpengine: too many requests in flight", "too_many_in_flight"}
 	// ErrQueueFull: the session is not ready and its wait queue is full.
-	ErrQueueFull = errors.New("mcpengine: wait queue full")
+	ErrQueueFull error = &sentinel{"mcpengine: wait queue full", "queue_full"}
 	// ErrNotReady: the session is not ready and the caller asked to fail fast.
-	ErrNotReady = errors.New("mcpengine: session not ready")
+	ErrNotReady error = &sentinel{"mcpengine: session not ready", "not_ready"}
 	// ErrCapabilityNotSupported: the server did not declare the capability
 	// the method needs.
-	ErrCapabilityNotSupported = errors.New("mcpengine: capability not supported by server")
+	ErrCapabilityNotSupported error = &sentinel{"mcpengine: capability not supported by server", "capability_not_supported"}
 	// ErrVersionMismatch: the server answered a protocol version the engine
 	// does not speak (or not the pinned one in strict mode).
-	ErrVersionMismatch = errors.New("mcpengine: protocol version mismatch")
+	ErrVersionMismatch error = &sentinel{"mcpengine: protocol version mismatch", "version_mismatch"}
 )
+
+// sentinel is the type of the sentinel errors: a message, and the class
+// telemetry reports as error.type.
+type sentinel struct{ msg, kind string }
+
+func (e *sentinel) Error() string { return e.msg }
+
+// ErrorType is the error's error.type in telemetry.
+func (e *sentinel) ErrorType() string { return e.kind }
 
 // ConnectionLostError is returned to every request pending when the
 // connection failed. Cause is what killed the connection.
@@ -54,6 +63,9 @@ func (e *TimeoutError) Is(target error) bool { return target == ErrTimeout }
 // Timeout lets net-style checks (err.(interface{ Timeout() bool })) work.
 func (e *TimeoutError) Timeout() bool { return true }
 
+// ErrorType is the error's error.type in telemetry.
+func (e *TimeoutError) ErrorType() string { return "timeout" }
+
 // CapabilityError reports a request the server's capabilities rule out.
 type CapabilityError struct {
 	Method     string
@@ -64,6 +76,9 @@ func (e *CapabilityError) Error() string {
 	return fmt.Sprintf("mcpengine: server does not support %s (capability %q not declared)", e.Method, e.Capability)
 }
 func (e *CapabilityError) Is(target error) bool { return target == ErrCapabilityNotSupported }
+
+// ErrorType is the error's error.type in telemetry.
+func (e *CapabilityError) ErrorType() string { return "capability_not_supported" }
 
 // VersionMismatchError reports a server answering a protocol version the
 // engine cannot speak. It is retried under the restart budget, then the
@@ -80,6 +95,9 @@ func (e *VersionMismatchError) Is(target error) bool { return target == ErrVersi
 
 // Budgeted marks the error for supervisor.Classify.
 func (e *VersionMismatchError) Budgeted() bool { return true }
+
+// ErrorType is the error's error.type in telemetry.
+func (e *VersionMismatchError) ErrorType() string { return "version_mismatch" }
 
 // ClosedError is returned by every call after a session closed for good;
 // Cause says why (nil when Close was called).

@@ -12,6 +12,9 @@ type Negotiated struct {
 	ServerInfo      messages.Implementation
 	Capabilities    messages.ServerCapabilities
 	Instructions    string
+	// TransportSessionID is the server-assigned session id of transports
+	// that have one (Streamable HTTP's Mcp-Session-Id), else "".
+	TransportSessionID string
 }
 
 // Handshake is the strategy of the initializing step. The legacy era

@@ -94,6 +94,11 @@ func (a *sessionActor) onProgress(msg *messages.Message) {
 			c.deadline = d
 		}
 	}
+	if c.Span != nil {
+		// Here, not on the dispatcher: the answer may end the span before
+		// the dispatcher gets to the callback.
+		c.Span.Progress(p)
+	}
 	fn := c.Progress
 	a.sh.disp.post(func() { fn(p) })
 }
@@ -137,6 +142,7 @@ func (a *sessionActor) runHandler(msg *messages.Message, h ServerRequestHandler)
 	a.serverReqs[key] = cancel
 	epoch, id, params := a.conn.epoch, msg.ID, msg.Params
 	sys, self := a.sh.sys, a.self
+	tel, peer, method := a.sh.cfg.Telemetry, a.sh.cfg.Peer, msg.Method
 	a.sh.background.Add(1)
 	// Owner: the session (Shared.background). Exits when the user's
 	// handler returns; its ctx is cancelled on notifications/cancelled,
@@ -144,7 +150,9 @@ func (a *sessionActor) runHandler(msg *messages.Message, h ServerRequestHandler)
 	go func() {
 		defer a.sh.background.Done()
 		defer cancel()
+		ctx, span := tel.StartInbound(ctx, peer, method, params)
 		result, err := safeHandle(ctx, h, params)
+		span.End(err)
 		sys.Root.Send(self, &serverReplyReady{epoch: epoch, id: id, result: result, err: err})
 	}()
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/supervisor"
+	"github.com/mcpengine/mcpengine/telemetry"
 	"github.com/mcpengine/mcpengine/transport"
 )
 
@@ -18,6 +19,8 @@ func (a *sessionActor) startConnecting() {
 	a.sh.epoch++
 	epoch := a.sh.epoch
 	a.setState(StateConnecting, nil)
+	a.endBackoff(nil)
+	a.connectSpan = a.sh.cfg.Telemetry.StartPhase(telemetry.SpanConnect, a.sh.cfg.Peer)
 	dctx, cancel := context.WithTimeout(context.Background(), a.sh.cfg.InitTimeout)
 	a.dialCancel = cancel
 	dialer, sys, self := a.sh.cfg.Dialer, a.sh.sys, a.self
@@ -43,6 +46,8 @@ func (a *sessionActor) onDialed(ctx actor.Context, m *dialed) {
 		}
 		return
 	}
+	a.connectSpan.End(m.err)
+	a.connectSpan = nil
 	if m.err != nil {
 		a.sh.log.Debug("dial failed", slog.String("session", a.sh.name), slog.Any("error", m.err))
 		a.retryLater(m.err)
@@ -77,6 +82,7 @@ func (a *sessionActor) beginHandshake() {
 	}
 	c := NewCall(method, raw)
 	c.Timeout = a.sh.cfg.InitTimeout
+	c.Span, c.Params = a.sh.cfg.Telemetry.StartCall(context.Background(), a.sh.cfg.Peer, "", a.transportSessionID(), method, raw)
 	epoch := a.conn.epoch
 	c.onDone = func(a *sessionActor, result messages.RawMessage, err error) {
 		if a.conn == nil || a.conn.epoch != epoch {
@@ -96,16 +102,19 @@ func (a *sessionActor) beginHandshake() {
 }
 
 func (a *sessionActor) becomeReady(neg Negotiated) {
+	neg.TransportSessionID = a.transportSessionID()
 	a.sh.negotiated.Store(&neg)
 	if method, ok := a.sh.cfg.Handshake.Completed(); ok {
 		a.writeNotification(method, nil)
 	}
 	a.restarter.Reset()
+	a.readySince = time.Now()
 	a.setState(StateReady, nil)
 	a.tellConnection()
 	a.replaySessionState()
 	queued := a.queue
 	a.queue = nil
+	a.sh.stats.Queued.Store(0)
 	for _, c := range queued {
 		if !c.isFinished() {
 			a.transmit(c)
@@ -149,6 +158,7 @@ func (a *sessionActor) connectionFailed(err error) {
 	}
 	a.sh.log.Debug("connection failed", slog.String("session", a.sh.name), slog.Any("error", err))
 	a.failInFlight(&ConnectionLostError{Cause: err})
+	a.sessionEnded(err)
 	a.dropConnection(context.Background())
 	a.retryLater(err)
 }
@@ -160,6 +170,7 @@ func (a *sessionActor) retryLater(err error) {
 		return
 	}
 	a.sh.stats.Restarts.Add(1)
+	a.backoffSpan = a.sh.cfg.Telemetry.Backoff(a.sh.cfg.Peer, err, a.restarter.Attempts(), delay)
 	a.setState(StateBackoff, err)
 	epoch := a.sh.epoch
 	sys, self := a.sh.sys, a.self
@@ -211,6 +222,8 @@ func (a *sessionActor) closeInBackground(c *connection, bound context.Context) {
 // error).
 func (a *sessionActor) closeForGood(cause error) {
 	a.stopTimers()
+	a.sessionEnded(cause)
+	a.endPhases(cause)
 	a.sh.closeErr = cause
 	a.failInFlight(&ClosedError{Cause: cause})
 	a.failQueue(&ClosedError{Cause: cause})

@@ -29,6 +29,7 @@ func (a *sessionActor) onCall(_ actor.Context, c *Call) {
 		now := time.Now()
 		c.deadline = a.deadlineFor(c, now)
 		a.queue = append(a.queue, c)
+		a.sh.stats.Queued.Store(int64(len(a.queue)))
 		a.armSweep(c.deadline)
 	}
 }
@@ -157,6 +158,7 @@ func (a *sessionActor) removeQueued(c *Call) {
 	for i, q := range a.queue {
 		if q == c {
 			a.queue = append(a.queue[:i], a.queue[i+1:]...)
+			a.sh.stats.Queued.Store(int64(len(a.queue)))
 			return
 		}
 	}
@@ -219,6 +221,7 @@ func (a *sessionActor) sweep() {
 		a.queue[i] = nil
 	}
 	a.queue = kept
+	a.sh.stats.Queued.Store(int64(len(a.queue)))
 	if !next.IsZero() {
 		a.armSweep(next)
 	}
@@ -237,6 +240,7 @@ func (a *sessionActor) failInFlight(err error) {
 func (a *sessionActor) failQueue(err error) {
 	q := a.queue
 	a.queue = nil
+	a.sh.stats.Queued.Store(int64(len(a.queue)))
 	for _, c := range q {
 		c.finish(a, nil, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/mcpengine/mcpengine/supervisor"
+	"github.com/mcpengine/mcpengine/telemetry"
 	"github.com/mcpengine/mcpengine/transport"
 )
 
@@ -39,6 +40,11 @@ type sessionActor struct {
 	sweepAt    time.Time
 	retryTimer *time.Timer
 	dialCancel context.CancelFunc
+
+	// Lifecycle telemetry (nil when off).
+	connectSpan *telemetry.PhaseSpan
+	backoffSpan *telemetry.PhaseSpan
+	readySince  time.Time
 }
 
 // connection is the live transport of one epoch and its helpers.
@@ -111,6 +117,8 @@ func (a *sessionActor) Receive(ctx actor.Context) {
 		// The old instance, after a panic: nobody may be left waiting on
 		// state this instance is about to lose.
 		a.sh.stats.Restarts.Add(1)
+		a.sh.cfg.Telemetry.Restart(a.sh.cfg.Peer, errRestarted)
+		a.endPhases(errRestarted)
 		a.failInFlight(&ConnectionLostError{Cause: fmt.Errorf("session actor restarted after a panic")})
 		a.failQueue(&ConnectionLostError{Cause: fmt.Errorf("session actor restarted after a panic")})
 		a.dropConnection(context.Background())

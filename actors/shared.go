@@ -70,6 +70,8 @@ type Stats struct {
 	// delivered because the session's callback queue was full (a callback
 	// that never returns).
 	CallbacksDropped atomic.Uint64
+	// Queued is the number of calls waiting for the session to be ready.
+	Queued atomic.Int64
 }
 
 // NewShared prepares a session's shared state. cfg gets its defaults here.

@@ -89,6 +89,11 @@ func demoTools() []*tool {
 			InputSchema: schema(`{"type":"object","properties":{"uri":{"type":"string"}},"required":["uri"]}`),
 			Annotations: hints(false, false, false, false),
 		}, run: toolTouch},
+		{def: messages.Tool{
+			Name: "meta", Title: "Meta", Description: "Returns the _meta object of its own request as JSON text (trace context propagation checks).",
+			InputSchema: schema(`{"type":"object"}`),
+			Annotations: hints(true, false, true, false),
+		}, run: toolMeta},
 	}
 }
 

@@ -38,7 +38,7 @@ func TestToolsListPagination(t *testing.T) {
 		cursor = res.NextCursor
 	}
 	assert.Equal(t, 3, pages)
-	want := []string{"echo", "add", "sleep", "progress", "fail", "large", "sample", "elicit", "roots", "log", "notify", "touch"}
+	want := []string{"echo", "add", "sleep", "progress", "fail", "large", "sample", "elicit", "roots", "log", "notify", "touch", "meta"}
 	assert.Len(t, seen, len(want))
 	for _, n := range want {
 		assert.Equal(t, 1, seen[n], n)

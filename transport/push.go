@@ -72,3 +72,11 @@ func (f RequestFailure) String() string {
 	}
 	return f.Reason
 }
+
+// SessionIdentified is implemented by connections that carry a
+// server-assigned session id (Streamable HTTP's Mcp-Session-Id); telemetry
+// reports it as mcp.session.id. SessionID returns "" until the server
+// assigned one and must be safe to call from any goroutine.
+type SessionIdentified interface {
+	SessionID() string
+}

@@ -1,0 +1,52 @@
+package actors
+
+import (
+	"errors"
+	"time"
+
+	"github.com/mcpengine/mcpengine/transport"
+)
+
+var errRestarted = errors.New("mcpengine: session actor restarted after a panic")
+
+// endBackoff ends the span of the backoff wait, if one is open.
+func (a *sessionActor) endBackoff(err error) {
+	a.backoffSpan.End(err)
+	a.backoffSpan = nil
+}
+
+// endPhases ends every open lifecycle span: the session is closing or its
+// actor is being replaced.
+func (a *sessionActor) endPhases(err error) {
+	a.connectSpan.End(err)
+	a.connectSpan = nil
+	a.endBackoff(err)
+}
+
+// sessionEnded records how long the connection that just ended had been
+// ready (mcp.client.session.duration), once per connection.
+func (a *sessionActor) sessionEnded(err error) {
+	if a.readySince.IsZero() {
+		return
+	}
+	if a.sh.cfg.Telemetry != nil {
+		version := ""
+		if n := a.sh.Negotiated(); n != nil {
+			version = n.ProtocolVersion
+		}
+		a.sh.cfg.Telemetry.SessionEnded(a.sh.cfg.Peer, version, time.Since(a.readySince), err)
+	}
+	a.readySince = time.Time{}
+}
+
+// transportSessionID is the server-assigned session id of connections that
+// have one (Streamable HTTP's Mcp-Session-Id), for mcp.session.id.
+func (a *sessionActor) transportSessionID() string {
+	if a.conn == nil {
+		return ""
+	}
+	if s, ok := a.conn.conn.(transport.SessionIdentified); ok {
+		return s.SessionID()
+	}
+	return ""
+}

@@ -1,0 +1,40 @@
+package messages
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestWithMetaSplicesOrMerges(t *testing.T) {
+	tp := MetaField{Key: "traceparent", Value: RawMessage(`"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"`)}
+	tok := MetaField{Key: "progressToken", Value: RawMessage(`7`)}
+	cases := []struct {
+		name, in, want string
+	}{
+		{"nil params", ``, `{"_meta":{"traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01","progressToken":7}}`},
+		{"null", `null`, `{"_meta":{"traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01","progressToken":7}}`},
+		{"empty object", ` { } `, `{"_meta":{"traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01","progressToken":7}}`},
+		{"object", `{"name":"echo"}`, `{"_meta":{"traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01","progressToken":7},"name":"echo"}`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			assert.JSONEq(t, c.want, string(WithMeta(RawMessage(c.in), tp, tok)))
+		})
+	}
+
+	merged := WithMeta(RawMessage(`{"name":"x","_meta":{"progressToken":1,"keep":true}}`), tp, tok)
+	var got struct {
+		Name string                `json:"name"`
+		Meta map[string]RawMessage `json:"_meta"`
+	}
+	require.NoError(t, Unmarshal(merged, &got))
+	assert.Equal(t, "x", got.Name)
+	assert.JSONEq(t, `7`, string(got.Meta["progressToken"]), "fields replace members of the same name")
+	assert.JSONEq(t, `true`, string(got.Meta["keep"]))
+	assert.Contains(t, string(got.Meta["traceparent"]), "0af7651916cd43dd8448eb211c80319c")
+
+	assert.Equal(t, `[1,2]`, string(WithMeta(RawMessage(`[1,2]`), tp)), "not an object: unchanged")
+	assert.Equal(t, `{"a":1}`, string(WithMeta(RawMessage(`{"a":1}`))), "no fields: unchanged")
+}

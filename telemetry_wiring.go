@@ -1,0 +1,99 @@
+package mcpengine
+
+import (
+	"context"
+	"net/url"
+	"strconv"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/semconv/v1.41.0/mcpconv"
+
+	"github.com/mcpengine/mcpengine/actors"
+	"github.com/mcpengine/mcpengine/telemetry"
+)
+
+// startTelemetry builds the instrumentation when the config sets a
+// provider, and registers the observable instruments, which read the
+// sessions' counters when a reader collects and cost nothing in between.
+func (e *Engine) startTelemetry() {
+	tel, err := telemetry.New(e.cfg.Telemetry, e.cfg.TelemetryOptions)
+	if err != nil {
+		e.cfg.Logger.Warn("telemetry disabled: creating instruments failed", "error", err)
+		return
+	}
+	if tel == nil {
+		return
+	}
+	e.tel = tel
+	m := tel.Meter()
+	sessions, err1 := m.Int64ObservableGauge(telemetry.MetricSessions,
+		metric.WithDescription("Sessions by lifecycle state."), metric.WithUnit("{session}"))
+	invalid, err2 := m.Int64ObservableCounter(telemetry.MetricInvalidFrames,
+		metric.WithDescription("Received frames discarded as invalid JSON-RPC or MCP."), metric.WithUnit("{frame}"))
+	queued, err3 := m.Int64ObservableGauge(telemetry.MetricQueueDepth,
+		metric.WithDescription("Calls waiting for a session to become ready."), metric.WithUnit("{call}"))
+	if err1 != nil || err2 != nil || err3 != nil {
+		e.cfg.Logger.Warn("telemetry: observable instruments unavailable")
+		return
+	}
+	reg, err := m.RegisterCallback(func(_ context.Context, o metric.Observer) error {
+		byState := map[State]int64{}
+		var frames, waiting int64
+		for _, s := range e.Sessions() {
+			byState[s.State()]++
+			st := s.sh.Stats()
+			frames += int64(st.InvalidFrames.Load())
+			waiting += st.Queued.Load()
+		}
+		for _, st := range []State{StateConnecting, StateInitializing, StateReady, StateBackoff, StateClosed} {
+			o.ObserveInt64(sessions, byState[st], metric.WithAttributes(attribute.String("mcpengine.session.state", st.String())))
+		}
+		o.ObserveInt64(invalid, frames)
+		o.ObserveInt64(queued, waiting)
+		return nil
+	}, sessions, invalid, queued)
+	if err == nil {
+		e.observeMetric = reg
+	}
+}
+
+func (e *Engine) stopTelemetry() {
+	if e.observeMetric != nil {
+		_ = e.observeMetric.Unregister()
+	}
+}
+
+// traceCall starts c's span and puts its trace context into c's params.
+func (s *Session) traceCall(ctx context.Context, tel *telemetry.Telemetry, c *actors.Call) {
+	version, sid := "", ""
+	if n := s.sh.Negotiated(); n != nil {
+		version, sid = n.ProtocolVersion, n.TransportSessionID
+	}
+	span, params := tel.StartCall(ctx, s.peer, version, sid, c.Method, c.Params)
+	c.Span, c.Params = span, params
+}
+
+// peer describes the session's server for telemetry.
+func (sc SessionConfig) peer() telemetry.Peer {
+	p := telemetry.Peer{SessionName: sc.Name}
+	switch {
+	case sc.Dialer != nil:
+		// A custom dialer (memory pipes, embedding): nothing to say.
+	case sc.Server.Command != "":
+		p.Transport = mcpconv.NetworkTransportPipe
+	case sc.Server.URL != "":
+		p.Transport = mcpconv.NetworkTransportTCP
+		if u, err := url.Parse(sc.Server.URL); err == nil {
+			host, port := u.Hostname(), u.Port()
+			if port == "" {
+				port = map[string]string{"http": "80", "https": "443", "ws": "80", "wss": "443"}[u.Scheme]
+			}
+			p.ServerAddress = host
+			if n, err := strconv.Atoi(port); err == nil {
+				p.ServerPort = n
+			}
+		}
+	}
+	return p
+}
