@@ -17,6 +17,7 @@ import (
 	"github.com/mcpengine/mcpengine"
 	"github.com/mcpengine/mcpengine/internal/loadgen"
 	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/telemetry"
 )
 
 // targetFlags select the server and shape the engine; every client
@@ -34,6 +35,10 @@ type targetFlags struct {
 
 	json    bool
 	verbose bool
+
+	otel         string
+	otelArgs     bool
+	telemetryOut *telemetry.Pipeline // set by startTelemetry
 }
 
 const defaultCallTimeout = 30 * time.Second
@@ -49,6 +54,37 @@ func (f *targetFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&f.strict, "strict", false, "accept only the offered protocol version")
 	fs.BoolVar(&f.json, "json", false, "print JSON instead of text")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "log the engine's activity (and the server's stderr) to stderr")
+	fs.StringVar(&f.otel, "otel", "", "OpenTelemetry traces and metrics: otlp (configured by the OTEL_EXPORTER_OTLP_* variables) or stdout (to stderr, for debugging)")
+	fs.BoolVar(&f.otelArgs, "otel-record-arguments", false, "put tool arguments on spans (off: they may hold secrets)")
+}
+
+// startTelemetry starts the export --otel asks for (and Prometheus at
+// prometheusAddr, if set) before the engine is built; stop flushes it and
+// must run after the engine closed, so the last spans get out.
+func (f *targetFlags) startTelemetry(cmd *cobra.Command, prometheusAddr string) (stop func(), err error) {
+	if f.otel == "" && prometheusAddr == "" {
+		return func() {}, nil
+	}
+	p, err := telemetry.Export(cmd.Context(), telemetry.ExportOptions{
+		Mode:           f.otel,
+		Writer:         cmd.ErrOrStderr(),
+		PrometheusAddr: prometheusAddr,
+		ServiceVersion: version(),
+	})
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	f.telemetryOut = p
+	if f.verbose || prometheusAddr != "" {
+		fmt.Fprintln(cmd.ErrOrStderr(), p.String())
+	}
+	return func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := p.Shutdown(ctx); err != nil {
+			fmt.Fprintln(cmd.ErrOrStderr(), "engine:", err)
+		}
+	}, nil
 }
 
 // target resolves the flags to the server to start and a label for it.
@@ -132,6 +168,10 @@ func (f *targetFlags) engineConfig(stderr io.Writer) mcpengine.Config {
 		StrictVersion:   f.strict,
 		RequestTimeout:  f.timeout,
 	}
+	if f.telemetryOut != nil {
+		cfg.Telemetry = f.telemetryOut.Providers
+		cfg.TelemetryOptions = telemetry.Options{RecordArguments: f.otelArgs}
+	}
 	if f.verbose {
 		cfg.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
@@ -149,6 +189,7 @@ func (f *targetFlags) callOpts() []mcpengine.CallOption {
 // client is one connected session and its engine.
 type client struct {
 	eng     *mcpengine.Engine
+	stopTel func()
 	s       *mcpengine.Session
 	label   string
 	connect time.Duration
@@ -165,11 +206,16 @@ func (f *targetFlags) connect(cmd *cobra.Command) (*client, error) {
 	if err != nil {
 		return nil, err
 	}
+	stopTel, err := f.startTelemetry(cmd, "")
+	if err != nil {
+		return nil, err
+	}
 	eng := mcpengine.New(f.engineConfig(cmd.ErrOrStderr()))
 	start := time.Now()
 	s, err := loadgen.Connect(cmd.Context(), eng, mcpengine.SessionConfig{Name: "cli", Server: sc}, f.connectTimeout)
 	if err != nil {
 		closeEngine(eng)
+		stopTel()
 		var ce *loadgen.ConnectError
 		if errors.As(err, &ce) {
 			ce.Target = label
@@ -179,11 +225,14 @@ func (f *targetFlags) connect(cmd *cobra.Command) (*client, error) {
 		}
 		return nil, err
 	}
-	return &client{eng: eng, s: s, label: label, connect: time.Since(start), opts: f.callOpts()}, nil
+	return &client{eng: eng, stopTel: stopTel, s: s, label: label, connect: time.Since(start), opts: f.callOpts()}, nil
 }
 
-// close shuts the session and the server down.
-func (c *client) close() { closeEngine(c.eng) }
+// close shuts the session and the server down, then flushes telemetry.
+func (c *client) close() {
+	closeEngine(c.eng)
+	c.stopTel()
+}
 
 func closeEngine(eng *mcpengine.Engine) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)

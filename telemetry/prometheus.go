@@ -1,0 +1,139 @@
+package telemetry
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+	otelprom "go.opentelemetry.io/otel/exporters/prometheus"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+)
+
+// PrometheusServer serves /metrics from an OpenTelemetry Prometheus reader.
+// Add Reader() to a MeterProvider (Export does); the server then exposes
+// whatever that provider's meters record, on a registry of its own, so
+// nothing registered on prometheus's global registry by other code leaks in
+// and two servers in one process do not collide.
+type PrometheusServer struct {
+	reader   *otelprom.Exporter
+	ln       net.Listener
+	srv      *http.Server
+	served   chan struct{} // closed when Serve returns
+	serveErr error
+
+	once    sync.Once
+	stopErr error
+}
+
+// ServePrometheus listens on addr and serves /metrics until Stop. A bare
+// port ("9464") or an address without a host (":9464") binds 127.0.0.1.
+// An address that is not loopback is refused unless allowNonLoopback: the
+// metrics name the servers the engine runs, not something to publish to the
+// network by a typo. Host names other than "localhost" count as not
+// loopback (no DNS lookup decides what gets exposed). ctx bounds the listen.
+func ServePrometheus(ctx context.Context, addr string, allowNonLoopback bool) (*PrometheusServer, error) {
+	addr, err := prometheusListenAddr(addr, allowNonLoopback)
+	if err != nil {
+		return nil, err
+	}
+
+	reg := prometheus.NewRegistry()
+	// Go runtime and process metrics: goroutines, heap and open fds are
+	// what a load test of many sessions is about.
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	reader, err := otelprom.New(otelprom.WithRegisterer(reg))
+	if err != nil {
+		return nil, fmt.Errorf("telemetry: prometheus exporter: %w", err)
+	}
+
+	var lc net.ListenConfig
+	ln, err := lc.Listen(ctx, "tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("telemetry: prometheus listen: %w", err)
+	}
+
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	s := &PrometheusServer{
+		reader: reader,
+		ln:     ln,
+		// Timeouts so a stuck scraper cannot hold a connection (and a
+		// goroutine) open forever.
+		srv: &http.Server{
+			Handler:           mux,
+			ReadHeaderTimeout: 5 * time.Second,
+			WriteTimeout:      30 * time.Second,
+			IdleTimeout:       60 * time.Second,
+		},
+		served: make(chan struct{}),
+	}
+	go func() {
+		defer close(s.served)
+		if err := s.srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+			s.serveErr = err
+		}
+	}()
+	return s, nil
+}
+
+// prometheusListenAddr applies the loopback default and policy.
+func prometheusListenAddr(addr string, allowNonLoopback bool) (string, error) {
+	addr = strings.TrimSpace(addr)
+	if _, err := strconv.ParseUint(addr, 10, 16); err == nil {
+		addr = ":" + addr
+	}
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return "", fmt.Errorf("telemetry: prometheus address %q: want host:port, :port or port", addr)
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	if !allowNonLoopback && !isLoopbackHost(host) {
+		return "", fmt.Errorf("telemetry: prometheus address %q is not loopback: serving metrics beyond this host must be allowed explicitly", addr)
+	}
+	return net.JoinHostPort(host, port), nil
+}
+
+func isLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// Reader is the metric reader to add to a MeterProvider. The provider's
+// Shutdown shuts it down; Stop only stops serving.
+func (s *PrometheusServer) Reader() sdkmetric.Reader { return s.reader }
+
+// Addr is the address actually bound (with the real port for ":0").
+func (s *PrometheusServer) Addr() string { return s.ln.Addr().String() }
+
+// URL is the scrape URL.
+func (s *PrometheusServer) URL() string { return "http://" + s.Addr() + "/metrics" }
+
+// Stop stops accepting scrapes, waits for those in progress until ctx ends
+// (then drops them), and releases the port. Later calls return the first
+// call's result.
+func (s *PrometheusServer) Stop(ctx context.Context) error {
+	s.once.Do(func() {
+		err := s.srv.Shutdown(ctx)
+		if err != nil {
+			// ctx ended with scrapes still running: cut them off.
+			err = errors.Join(err, s.srv.Close())
+		}
+		<-s.served
+		s.stopErr = errors.Join(err, s.serveErr)
+	})
+	return s.stopErr
+}
