@@ -264,3 +264,52 @@ func keys[M ~map[string]V, V any](m M) string {
 	}
 	return strings.Join(out, ",")
 }
+
+func TestAReconnectShowsAsBackoffSpanAndCountedReason(t *testing.T) {
+	e, spans, reader := telemetryEngine(t, telemetry.Options{})
+	ctx := testCtx(t, 10*time.Second)
+	// Every connection closes after its second request (initialize is the
+	// first): the session must go through backoff and come back.
+	s, err := e.Connect(ctx, mcpengine.SessionConfig{Name: "flaky", Dialer: memoryDemo(t, demoserver.New(demoserver.Options{CloseAfter: 2}))})
+	require.NoError(t, err)
+	_ = s.Ping(ctx)
+	_ = s.Ping(ctx)
+	waitState(t, s, mcpengine.StateReady, 5*time.Second)
+
+	require.Eventually(t, func() bool {
+		_, ok := spanNamed(spans.GetSpans(), telemetry.SpanBackoff)
+		return ok
+	}, 5*time.Second, 5*time.Millisecond)
+	stub, _ := spanNamed(spans.GetSpans(), telemetry.SpanBackoff)
+	a := attrs(stub.Attributes)
+	assert.NotEmpty(t, a["error.type"])
+	assert.Equal(t, "flaky", a["mcpengine.session.name"])
+	connects := 0
+	for _, sp := range spans.GetSpans() {
+		if sp.Name == telemetry.SpanConnect {
+			connects++
+		}
+	}
+	assert.GreaterOrEqual(t, connects, 2, "one connect span per attempt")
+
+	var rm metricdata.ResourceMetrics
+	require.NoError(t, reader.Collect(ctx, &rm))
+	var reconnects int64
+	var sessionDurations uint64
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			switch m.Name {
+			case telemetry.MetricReconnects:
+				for _, dp := range m.Data.(metricdata.Sum[int64]).DataPoints {
+					reconnects += dp.Value
+				}
+			case "mcp.client.session.duration":
+				for _, dp := range m.Data.(metricdata.Histogram[float64]).DataPoints {
+					sessionDurations += dp.Count
+				}
+			}
+		}
+	}
+	assert.GreaterOrEqual(t, reconnects, int64(1))
+	assert.GreaterOrEqual(t, sessionDurations, uint64(1), "the dropped connection's session duration")
+}
