@@ -54,3 +54,10 @@ fuzz:
 
 clean:
 	rm -rf bin testdata/node/node_modules
+
+# The official MCP conformance suite, client side, against bin/engine
+# conformance (scripts/conformance.sh; docs/CONFORMANCE.md). Installs Node 22
+# and the suite with npm, pinned by testdata/conformance/package-lock.json.
+.PHONY: conformance
+conformance: build
+	./scripts/conformance.sh

@@ -21,11 +21,21 @@ type ServerConfig struct {
 	Args    []string          `json:"args,omitempty"`
 	Env     map[string]string `json:"env,omitempty"`
 	Cwd     string            `json:"cwd,omitempty"`
-	// URL and Headers are read for HTTP servers (a later transport).
+	// URL is a remote server's endpoint (http, https, ws or wss); Headers
+	// are sent with every request to it.
 	URL     string            `json:"url,omitempty"`
 	Headers map[string]string `json:"headers,omitempty"`
-	// Type is "stdio", "http" or "sse" when given (VS Code writes it).
+	// Type picks the transport when given (VS Code writes it): "stdio";
+	// "http" (Streamable HTTP, falling back to HTTP+SSE when the server
+	// refuses it, as the spec's backward-compatibility section says; the
+	// default for http(s) URLs); "streamable-http" (no fallback); "sse"
+	// (the 2024-11-05 HTTP+SSE transport only); "ws" (WebSocket; the
+	// default for ws(s) URLs).
 	Type string `json:"type,omitempty"`
+	// Auth adds credentials to a URL server's requests.
+	Auth *AuthConfig `json:"auth,omitempty"`
+	// TLS configures https and wss connections to the server.
+	TLS *TLSConfig `json:"tls,omitempty"`
 	// InheritEnv passes the engine's whole environment to the server
 	// instead of the safe subset (PATH, HOME, …).
 	InheritEnv bool `json:"inheritEnv,omitempty"`
@@ -66,6 +76,8 @@ func ParseConfig(data []byte) (*ConfigFile, error) {
 		for k, v := range s.Headers {
 			s.Headers[k] = os.ExpandEnv(v)
 		}
+		s.URL = os.ExpandEnv(s.URL)
+		s.Auth.expandEnv()
 		f.Servers[name] = s
 	}
 	return &f, nil
@@ -86,7 +98,8 @@ func (f *ConfigFile) Server(name string) (ServerConfig, error) {
 }
 
 // dialer builds the transport for this server.
-func (s ServerConfig) dialer(maxFrame int, cfg *Config) (transport.Dialer, error) {
+func (s ServerConfig) dialer(maxFrame int, e *Engine) (transport.Dialer, error) {
+	cfg := &e.cfg
 	switch {
 	case s.Command != "":
 		return stdio.NewDialer(stdio.Config{
@@ -99,7 +112,7 @@ func (s ServerConfig) dialer(maxFrame int, cfg *Config) (transport.Dialer, error
 			Logger:        cfg.Logger,
 		}), nil
 	case s.URL != "":
-		return nil, fmt.Errorf("mcpengine: HTTP servers (%s) are not supported yet", s.URL)
+		return s.urlDialer(maxFrame, e)
 	}
 	return nil, errors.New("mcpengine: server config needs a command")
 }

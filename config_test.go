@@ -2,8 +2,11 @@ package mcpengine_test
 
 import (
 	"context"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -11,6 +14,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpengine/mcpengine"
+	"github.com/mcpengine/mcpengine/demoserver"
 )
 
 const claudeDesktopConfig = `{
@@ -56,11 +60,64 @@ func TestMCPServersConfigRejectsDocumentsWithoutServers(t *testing.T) {
 	require.Error(t, err)
 }
 
-func TestURLTargetsAreRefusedClearlyUntilHTTPTransportsExist(t *testing.T) {
+func TestURLServerConfigCarriesHeadersAndCredentialsFromTheEnvironment(t *testing.T) {
+	t.Setenv("MCP_TEST_TOKEN", "s3cret-token")
+	t.Setenv("MCP_TEST_TEAM", "blue")
+	srv := demoserver.New(demoserver.Options{})
+	h := srv.StreamableHandler(demoserver.HTTPOptions{})
+	var refused atomic.Int32
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Authorization") != "Bearer s3cret-token" || r.Header.Get("X-Team") != "blue" {
+			refused.Add(1)
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	t.Cleanup(func() {
+		_ = h.Close(context.Background())
+		ts.Close()
+	})
+
+	cf, err := mcpengine.ParseConfig([]byte(`{"mcpServers": {"remote": {
+		"url": "` + ts.URL + `/mcp", "type": "streamable-http",
+		"headers": {"X-Team": "${MCP_TEST_TEAM}"},
+		"auth": {"bearer": "${MCP_TEST_TOKEN}"}}}}`))
+	require.NoError(t, err)
+	sc, err := cf.Server("remote")
+	require.NoError(t, err)
 	e := newEngine(t, mcpengine.Config{})
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	ctx := testCtx(t, 10*time.Second)
+	s, err := e.Connect(ctx, mcpengine.SessionConfig{Name: "remote", Server: sc})
+	require.NoError(t, err)
+	require.NoError(t, s.Ping(ctx))
+	assert.Zero(t, refused.Load())
+
+	// A wrong token is refused, and the error never shows the token.
+	sc.Auth = &mcpengine.AuthConfig{Bearer: "wrong-token-value"}
+	cctx, cancel := context.WithTimeout(ctx, 500*time.Millisecond)
 	defer cancel()
-	_, err := e.Connect(ctx, mcpengine.SessionConfig{Name: "remote", Server: mcpengine.ServerConfig{URL: "https://example.invalid/mcp"}})
+	_, err = e.Connect(cctx, mcpengine.SessionConfig{Name: "wrong", Server: sc})
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "not supported yet")
+	assert.Contains(t, err.Error(), "401")
+	assert.NotContains(t, err.Error(), "wrong-token-value")
+	assert.Positive(t, refused.Load())
+}
+
+func TestURLServerConfigErrorsAreClear(t *testing.T) {
+	e := newEngine(t, mcpengine.Config{})
+	ctx := testCtx(t, 5*time.Second)
+	for _, c := range []struct {
+		sc   mcpengine.ServerConfig
+		want string
+	}{
+		{mcpengine.ServerConfig{URL: "http://127.0.0.1:1/mcp", Type: "carrier-pigeon"}, "unknown server type"},
+		{mcpengine.ServerConfig{URL: "/relative"}, "not an absolute URL"},
+		{mcpengine.ServerConfig{URL: "http://127.0.0.1:1/mcp", Auth: &mcpengine.AuthConfig{Bearer: "a", Basic: &mcpengine.BasicAuth{Username: "u"}}}, "give one of"},
+		{mcpengine.ServerConfig{URL: "http://127.0.0.1:1/mcp", Auth: &mcpengine.AuthConfig{APIKey: &mcpengine.APIKeyAuth{Value: "k"}}}, "header name"},
+	} {
+		_, err := e.Open(ctx, mcpengine.SessionConfig{Name: c.want, Server: c.sc})
+		require.Error(t, err)
+		assert.Contains(t, err.Error(), c.want)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"net/http"
 	"sort"
 	"sync"
 	"time"
@@ -61,6 +62,11 @@ type Config struct {
 	// TelemetryOptions opt into recording more (tool arguments).
 	Telemetry        telemetry.Providers
 	TelemetryOptions telemetry.Options
+
+	// HTTPClient sends the requests of every URL session without TLS
+	// settings of its own; nil means one tuned for many sessions
+	// (keep-alive pool, HTTP/2 where offered), shared by the engine.
+	HTTPClient *http.Client
 }
 
 // BackoffPolicy shapes reconnect delays: exponential from Initial by
@@ -93,6 +99,10 @@ type Engine struct {
 	mu       sync.Mutex
 	sessions map[string]*Session
 	closed   bool
+
+	httpMu     sync.Mutex
+	httpClient *http.Client               // shared by URL sessions; built on first use
+	tlsClients map[TLSConfig]*http.Client // for servers with TLS settings of their own
 
 	tel           *telemetry.Telemetry // nil when telemetry is off
 	observeMetric metric.Registration  // the observable instruments, if any
@@ -127,7 +137,7 @@ func (e *Engine) Open(ctx context.Context, sc SessionConfig) (*Session, error) {
 	dialer := sc.Dialer
 	if dialer == nil {
 		var err error
-		if dialer, err = sc.Server.dialer(e.cfg.MaxFrameBytes, &e.cfg); err != nil {
+		if dialer, err = sc.Server.dialer(e.cfg.MaxFrameBytes, e); err != nil {
 			return nil, err
 		}
 	}
@@ -283,6 +293,7 @@ func (e *Engine) Close(ctx context.Context) error {
 	}
 	wg.Wait()
 	e.stopTelemetry()
+	e.closeHTTPClients()
 	e.registry.Stop()
 	e.system.Shutdown()
 	e.workers.Stop(ctx.Done())

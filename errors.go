@@ -3,6 +3,7 @@ package mcpengine
 import (
 	"github.com/mcpengine/mcpengine/actors"
 	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/transport"
 )
 
 // Sentinel errors; match with errors.Is. Each is also reachable through the
@@ -40,6 +41,12 @@ type (
 	// messages.Err* sentinels.
 	RPCError = messages.WireError
 )
+
+// ErrRequestFailed matches (errors.Is) the error of a request that failed
+// below JSON-RPC while its session stayed up: an HTTP 5xx or timeout on
+// that request alone. Its data (transport.RequestFailure) has the HTTP
+// status and the reason. Whether the server ran the request is unknown.
+var ErrRequestFailed error = &messages.WireError{Code: transport.CodeRequestFailed, Message: "request failed"}
 
 // SafeToRetry reports whether err guarantees that the request never left
 // the engine, so sending it again cannot run it twice on the server.

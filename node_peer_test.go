@@ -33,7 +33,12 @@ func everythingServer(t *testing.T) mcpengine.ServerConfig {
 }
 
 func TestTypeScriptReferenceServerFullRoundTrip(t *testing.T) {
-	srv := everythingServer(t)
+	everythingRoundTrip(t, everythingServer(t))
+}
+
+// everythingRoundTrip drives every feature of the reference server through
+// one session to srv.
+func everythingRoundTrip(t *testing.T, srv mcpengine.ServerConfig) {
 	sampled := make(chan string, 1)
 	e := newEngine(t, mcpengine.Config{
 		Roots: []messages.Root{{URI: "file:///work/project", Name: "project"}},

@@ -52,7 +52,7 @@ func spanNamed(spans tracetest.SpanStubs, name string) (tracetest.SpanStub, bool
 func attrs(kvs []attribute.KeyValue) map[string]string {
 	out := map[string]string{}
 	for _, kv := range kvs {
-		out[string(kv.Key)] = kv.Value.Emit()
+		out[string(kv.Key)] = kv.Value.String()
 	}
 	return out
 }

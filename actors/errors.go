@@ -53,10 +53,19 @@ func (e *ConnectionLostError) Unwrap() []error { return []error{ErrConnectionLos
 type TimeoutError struct {
 	Method string
 	After  time.Duration
+	// CallerDeadline is set when the caller's own deadline (its ctx) ran
+	// out before the request timeout did.
+	CallerDeadline bool
 }
 
 func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("mcpengine: %s timed out after %v", e.Method, e.After)
+	switch {
+	case !e.CallerDeadline:
+		return fmt.Sprintf("mcpengine: %s timed out after %v", e.Method, e.After)
+	case e.After > 0:
+		return fmt.Sprintf("mcpengine: %s got no answer before the caller's deadline (%v after it was sent)", e.Method, e.After)
+	}
+	return fmt.Sprintf("mcpengine: %s got no answer before the caller's deadline", e.Method)
 }
 func (e *TimeoutError) Is(target error) bool { return target == ErrTimeout }
 

@@ -41,6 +41,19 @@ func (a *sessionActor) timeoutFor(c *Call) time.Duration {
 	return a.sh.cfg.RequestTimeout
 }
 
+// timeoutError says which limit ran out: the caller's own deadline (its
+// ctx) or the request timeout.
+func (a *sessionActor) timeoutError(c *Call) *TimeoutError {
+	if !c.Deadline.IsZero() && (c.deadline.IsZero() || !c.deadline.Before(c.Deadline)) {
+		e := &TimeoutError{Method: c.Method, CallerDeadline: true}
+		if !c.sentAt.IsZero() {
+			e.After = c.Deadline.Sub(c.sentAt).Round(time.Millisecond)
+		}
+		return e
+	}
+	return &TimeoutError{Method: c.Method, After: a.timeoutFor(c)}
+}
+
 func (a *sessionActor) deadlineFor(c *Call, now time.Time) time.Time {
 	d := now.Add(a.timeoutFor(c))
 	if !c.Deadline.IsZero() && c.Deadline.Before(d) {
@@ -67,7 +80,7 @@ func (a *sessionActor) transmit(c *Call) {
 	}
 	now := time.Now()
 	if !c.Deadline.IsZero() && !now.Before(c.Deadline) {
-		c.finish(a, nil, &TimeoutError{Method: c.Method, After: a.timeoutFor(c)})
+		c.finish(a, nil, a.timeoutError(c))
 		return
 	}
 	a.nextID++
@@ -200,9 +213,9 @@ func (a *sessionActor) sweep() {
 		delete(a.pending, id)
 		a.sh.stats.Timeouts.Add(1)
 		if c.onDone == nil {
-			a.sendCancelled(id, &TimeoutError{Method: c.Method, After: a.timeoutFor(c)})
+			a.sendCancelled(id, a.timeoutError(c))
 		}
-		c.finish(a, nil, &TimeoutError{Method: c.Method, After: a.timeoutFor(c)})
+		c.finish(a, nil, a.timeoutError(c))
 	}
 	kept := a.queue[:0]
 	for _, c := range a.queue {
@@ -215,7 +228,7 @@ func (a *sessionActor) sweep() {
 			continue
 		}
 		a.sh.stats.Timeouts.Add(1)
-		c.finish(a, nil, &TimeoutError{Method: c.Method, After: a.timeoutFor(c)})
+		c.finish(a, nil, a.timeoutError(c))
 	}
 	for i := len(kept); i < len(a.queue); i++ {
 		a.queue[i] = nil

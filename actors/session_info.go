@@ -30,11 +30,17 @@ func (a *sessionActor) tellConnection() {
 
 // hasSomethingToListenFor reports whether the server may send messages that
 // answer no request: it declared list changes, resource subscriptions or
-// logging, or the application subscribed to a resource. A server that
-// declares none of these has nothing to say outside request answers, so
-// an HTTP session to it needs no open stream.
+// logging, the application subscribed to a resource, or the client offers
+// sampling, elicitation or roots. Otherwise the server has nothing to say
+// outside request answers, so an HTTP session needs no open stream.
 func (a *sessionActor) hasSomethingToListenFor(caps messages.ServerCapabilities) bool {
 	if len(a.sh.subscriptions) > 0 || caps.Logging != nil {
+		return true
+	}
+	// Servers may send sampling, elicitation and roots requests outside
+	// any request's answer stream (the conformance suite's elicitation
+	// scenario does), so offering any of them is reason to listen.
+	if a.sh.cfg.Sampling != nil || a.sh.cfg.Elicitation != nil || a.sh.roots != nil {
 		return true
 	}
 	if t := caps.Tools; t != nil && t.ListChanged {

@@ -17,8 +17,11 @@ type PushConn interface {
 	// (one JSON-RPC message or batch array, without framing), possibly from
 	// several goroutines at once; the callee owns the slice. fail is called
 	// at most once, when the connection is unusable for good (the server
-	// closed it, the session expired, a frame exceeded the cap); no deliver
-	// starts after fail. Neither is called after Close returns.
+	// closed it, the session expired, a stream frame exceeded the cap); no
+	// deliver starts after fail. Neither is called after Close returns.
+	// Where message boundaries survive a failure (an oversized HTTP answer
+	// to one request), the transport fails only that request instead, with
+	// a synthesized CodeRequestFailed answer.
 	Start(deliver func(frame []byte), fail func(err error))
 }
 

@@ -26,6 +26,12 @@ type Conn interface {
 	// have queued at once so that many frames cost few system calls. The
 	// frames must not contain the transport's delimiter (JSON encoders never
 	// emit a raw newline). The slices may be reused after it returns.
+	//
+	// A PushConn (HTTP) may return before the network saw the frames: it
+	// sends them on goroutines of its own, and a frame that fails later
+	// comes back as a synthesized error answer for its request
+	// (CodeRequestFailed) or, when the whole connection is gone, through
+	// Start's fail.
 	WriteFrames(frames ...[]byte) error
 
 	// Close releases the connection. For a subprocess it runs the shutdown

@@ -40,6 +40,7 @@ binary started as "engine serve".`,
 		newPingCmd(),
 		newLoadCmd(),
 		newServeCmd(),
+		newConformanceCmd(),
 	)
 	return root
 }

@@ -1,13 +1,16 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/mcpengine/mcpengine/demoserver"
 )
@@ -16,44 +19,96 @@ import (
 // (--exit-after).
 const exitCrash = 3
 
+// httpShutdownTimeout bounds a graceful shutdown of the HTTP transports.
+const httpShutdownTimeout = 5 * time.Second
+
+// serveFlags are the command line of engine serve.
+type serveFlags struct {
+	o           demoserver.Options
+	ho          demoserver.HTTPOptions
+	logLevel    string
+	transport   string
+	listen      string
+	allowRemote bool
+	answerMode  string
+}
+
+// httpOnlyFlags make sense only with an HTTP transport.
+var httpOnlyFlags = []string{
+	"listen", "allow-remote", "answer-mode", "sse-retry", "no-priming", "no-get-stream", "no-delete",
+	"session-idle-timeout", "fail-nth", "fail-every", "fail-gets", "fail-status", "drop-stream-every",
+	"drop-after-events", "drop-abort", "expire-after", "legacy-only", "legacy-probe-status", "endpoint-origin",
+}
+
 func newServeCmd() *cobra.Command {
-	var (
-		o        demoserver.Options
-		logLevel string
-	)
+	var f serveFlags
 	cmd := &cobra.Command{
 		Use:   "serve",
-		Short: "Run the embedded demo MCP server on stdin/stdout",
-		Long: `Run the embedded demo MCP server over stdio: JSON-RPC on stdin and stdout,
-logs on stderr only. It is the default target of the client commands and
-is meant for tests, demos and benchmarks.
+		Short: "Run the embedded demo MCP server (stdio, Streamable HTTP, HTTP+SSE, WebSocket)",
+		Long: `Run the embedded demo MCP server. It is the default target of the client
+commands and is meant for tests, demos and benchmarks.
+
+Transports (--transport):
+  stdio  JSON-RPC on stdin and stdout, logs on stderr only (the default).
+  http   Streamable HTTP at /mcp.
+  sse    the legacy HTTP+SSE transport (2024-11-05): GET /sse, POST /message.
+  ws     WebSocket at /ws (subprotocol "mcp").
+Every HTTP transport is served on the one --listen address whichever is
+chosen; --transport picks the URL printed on stderr, as
+"serving MCP over http at http://127.0.0.1:PORT/mcp", so that scripts can
+use --listen 127.0.0.1:0 and read the port. Only loopback addresses are
+accepted unless --allow-remote is given: the demo server has no
+authentication.
 
 Tools: echo, add, sleep, progress, fail, large, sample, elicit, roots, log,
 notify, touch. Resources demo://resource/1..N, templates, four prompts.
 
 The fault flags make it misbehave on purpose: --delay (latency),
 --exit-after (the process exits with status 3, like a crash),
---close-after (closes stdout but stays alive), --garbage-every (invalid
-frames), --stderr-spam (stderr noise), --answer-version (a protocol
-version the client does not speak).
+--close-after (closes the connection but stays alive), --garbage-every
+(invalid frames), --stderr-spam (stderr noise), --answer-version (a
+protocol version the client does not speak). Over HTTP also: --fail-nth and
+--fail-every (5xx answers), --fail-gets (5xx for GET streams),
+--drop-stream-every (SSE answers cut before their response, to be resumed
+with Last-Event-ID), --expire-after (404 for an expired session),
+--no-get-stream (405), --legacy-only (a 2024-11-05 server at /mcp).
 
-It exits 0 when stdin reaches EOF or on SIGINT/SIGTERM.`,
+Over stdio it exits 0 when stdin reaches EOF; every transport exits 0 on
+SIGINT/SIGTERM, after ending its sessions.`,
 		Example: `  engine serve
   engine serve --delay 20ms --page-size 50
-  engine ping --stdio "engine serve --exit-after 3"`,
+  engine ping --stdio "engine serve --exit-after 3"
+  engine serve --transport http --listen 127.0.0.1:8080
+  engine serve --transport http --listen 127.0.0.1:0 --drop-stream-every 2 --answer-mode sse
+  engine serve --transport sse --legacy-only`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := f.check(cmd.Flags()); err != nil {
+				return err
+			}
 			var level slog.Level
-			if err := level.UnmarshalText([]byte(logLevel)); err != nil {
-				return usagef("--log-level %q: use debug, info, warn or error", logLevel)
+			if err := level.UnmarshalText([]byte(f.logLevel)); err != nil {
+				return usagef("--log-level %q: use debug, info, warn or error", f.logLevel)
 			}
 			stderr := cmd.ErrOrStderr()
-			o.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-			o.Stderr = stderr
-			return serve(cmd, o)
+			f.o.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+			f.o.Stderr = stderr
+			if f.transport == "stdio" {
+				return serve(cmd, f.o)
+			}
+			return serveHTTP(cmd, &f)
 		},
 	}
-	fl := cmd.Flags()
+	f.register(cmd.Flags())
+	return cmd
+}
+
+func (f *serveFlags) register(fl *pflag.FlagSet) {
+	o, ho := &f.o, &f.ho
+	fl.StringVar(&f.transport, "transport", "stdio", "stdio, http (Streamable HTTP), sse (legacy HTTP+SSE) or ws (WebSocket)")
+	fl.StringVar(&f.listen, "listen", "127.0.0.1:0", "HTTP transports: host:port to listen on (port 0 picks a free one)")
+	fl.BoolVar(&f.allowRemote, "allow-remote", false, "HTTP transports: allow a --listen address that is not loopback")
+
 	fl.StringVar(&o.Name, "name", "", `serverInfo name (default "demoserver")`)
 	fl.StringVar(&o.Version, "server-version", "", `serverInfo version (default "1.0.0")`)
 	fl.StringVar(&o.Instructions, "instructions", "", "instructions sent in the initialize result")
@@ -61,15 +116,78 @@ It exits 0 when stdin reaches EOF or on SIGINT/SIGTERM.`,
 	fl.IntVar(&o.Resources, "resources", 0, "number of static resources demo://resource/1..N (default 100; negative for none)")
 	fl.IntVar(&o.PageSize, "page-size", 0, "page size of every list method (default 10)")
 	fl.DurationVar(&o.ClientRequestTimeout, "client-request-timeout", 0, "how long to wait for the client's answer to sampling, elicitation and roots requests (default 30s)")
-	fl.StringVar(&logLevel, "log-level", "warn", "stderr log level: debug, info, warn, error")
+	fl.StringVar(&f.logLevel, "log-level", "warn", "stderr log level: debug, info, warn, error")
 
 	fl.DurationVar(&o.Delay, "delay", 0, "fault: delay before handling every request except initialize")
-	fl.IntVar(&o.ExitAfter, "exit-after", 0, "fault: exit the process (status 3) when request N+1 arrives")
-	fl.IntVar(&o.CloseAfter, "close-after", 0, "fault: close stdout when request N+1 arrives, staying alive")
-	fl.IntVar(&o.GarbageEvery, "garbage-every", 0, "fault: write a garbage line before every Nth response")
+	fl.IntVar(&o.ExitAfter, "exit-after", 0, "fault: exit the process (status 3) when request N+1 of a session arrives")
+	fl.IntVar(&o.CloseAfter, "close-after", 0, "fault: close the connection when request N+1 of a session arrives, staying alive")
+	fl.IntVar(&o.GarbageEvery, "garbage-every", 0, "fault: write a garbage frame before every Nth response")
 	fl.IntVar(&o.StderrSpam, "stderr-spam", 0, "fault: write this many bytes of noise to stderr per request")
 	fl.StringVar(&o.AnswerVersion, "answer-version", "", `fault: answer this protocol version to every initialize (e.g. "1999-01-01")`)
-	return cmd
+
+	fl.StringVar(&f.answerMode, "answer-mode", "auto", "http: answer request POSTs with json, sse, or auto (SSE when the call may send messages first)")
+	fl.DurationVar(&ho.SSERetry, "sse-retry", 0, "http: retry field of the priming events (default 100ms)")
+	fl.BoolVar(&ho.NoPriming, "no-priming", false, "http: no priming event at the start of SSE streams (as before 2025-11-25)")
+	fl.BoolVar(&ho.NoGetStream, "no-get-stream", false, "http: answer 405 to GET streams (resumption still works)")
+	fl.BoolVar(&ho.NoDelete, "no-delete", false, "http: answer 405 to DELETE")
+	fl.DurationVar(&ho.SessionIdleTimeout, "session-idle-timeout", 30*time.Minute, "HTTP transports: end sessions idle this long (0: never)")
+	fl.IntVar(&ho.FailNth, "fail-nth", 0, "fault: answer the Nth request POST with --fail-status")
+	fl.IntVar(&ho.FailEvery, "fail-every", 0, "fault: answer every Nth request POST with --fail-status")
+	fl.IntVar(&ho.FailGets, "fail-gets", 0, "fault: answer the first N GET streams with --fail-status")
+	fl.IntVar(&ho.FailStatus, "fail-status", 503, "fault: the HTTP status of --fail-nth, --fail-every and --fail-gets")
+	fl.IntVar(&ho.DropStreamEvery, "drop-stream-every", 0, "fault: cut every Nth SSE answer before its response (resumable with Last-Event-ID)")
+	fl.IntVar(&ho.DropAfterEvents, "drop-after-events", 1, "fault: events a cut SSE answer delivers first (1: the priming event)")
+	fl.BoolVar(&ho.DropAbort, "drop-abort", false, "fault: abort the connection of a cut SSE answer instead of ending it cleanly")
+	fl.IntVar(&ho.ExpireAfter, "expire-after", 0, "fault: expire a session (404) after N request POSTs")
+	fl.BoolVar(&ho.LegacyOnly, "legacy-only", false, "http: behave like a 2024-11-05 server at /mcp (POST refused, GET opens an HTTP+SSE stream)")
+	fl.IntVar(&ho.LegacyProbeStatus, "legacy-probe-status", 405, "http: the status of a POST to /mcp with --legacy-only")
+	fl.StringVar(&ho.LegacyEndpointOrigin, "endpoint-origin", "", "test only: advertise the HTTP+SSE endpoint as an absolute URL on this origin")
+}
+
+// check validates the transport-related flags.
+func (f *serveFlags) check(fl *pflag.FlagSet) error {
+	switch f.transport {
+	case "stdio":
+		for _, name := range httpOnlyFlags {
+			if fl.Changed(name) {
+				return usagef("--%s needs --transport http, sse or ws", name)
+			}
+		}
+		return nil
+	case "http", "sse", "ws":
+	default:
+		return usagef("--transport %q: use stdio, http, sse or ws", f.transport)
+	}
+	mode, ok := demoserver.ParseAnswerMode(f.answerMode)
+	if !ok {
+		return usagef("--answer-mode %q: use auto, json or sse", f.answerMode)
+	}
+	f.ho.AnswerMode = mode
+	if f.ho.FailStatus < 100 || f.ho.FailStatus > 599 {
+		return usagef("--fail-status %d is not an HTTP status", f.ho.FailStatus)
+	}
+	if !f.allowRemote {
+		if err := checkLoopback(f.listen); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkLoopback refuses a listen address that is not loopback: the demo
+// server has no authentication and sends whatever its tools are asked for.
+func checkLoopback(listen string) error {
+	host, _, err := net.SplitHostPort(listen)
+	if err != nil {
+		return usagef("--listen %q: %v", listen, err)
+	}
+	if host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return nil
+	}
+	return usagef("--listen %q is not a loopback address (the demo server has no authentication); pass --allow-remote to listen there anyway", listen)
 }
 
 // serve runs the demo server on the process's stdin and stdout.
@@ -101,4 +219,46 @@ func serve(cmd *cobra.Command, o demoserver.Options) error {
 		return nil
 	}
 	return fmt.Errorf("serve: %w", err)
+}
+
+// serveHTTP runs the demo server's HTTP transports until a signal, or
+// until a session trips --exit-after (the process then exits with status 3,
+// like a crashed server).
+func serveHTTP(cmd *cobra.Command, f *serveFlags) error {
+	ctx := cmd.Context()
+	stderr := cmd.ErrOrStderr()
+	exitRequested := make(chan struct{}, 1)
+	f.ho.SessionEnded = func(_ string, err error) {
+		if errors.Is(err, demoserver.ErrExitRequested) {
+			select {
+			case exitRequested <- struct{}{}:
+			default:
+			}
+		}
+	}
+	hs, err := demoserver.New(f.o).ListenHTTP(f.listen, f.ho)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	url := hs.StreamableURL()
+	switch f.transport {
+	case "sse":
+		url = hs.SSEURL()
+	case "ws":
+		url = hs.WebSocketURL()
+	}
+	fmt.Fprintf(stderr, "serving MCP over %s at %s\n", f.transport, url)
+
+	select {
+	case <-ctx.Done():
+	case <-exitRequested:
+		fmt.Fprintln(stderr, "engine serve: exiting on purpose (--exit-after)")
+		os.Exit(exitCrash) // at once, like a crash
+	}
+	sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), httpShutdownTimeout)
+	defer cancel()
+	if err := hs.Close(sctx); err != nil {
+		f.o.Logger.Warn("engine serve: shutdown", "err", err)
+	}
+	return nil
 }

@@ -18,12 +18,17 @@ import (
 	"github.com/mcpengine/mcpengine/internal/loadgen"
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/telemetry"
+	"github.com/mcpengine/mcpengine/transport/httpx"
 )
 
 // targetFlags select the server and shape the engine; every client
 // command has them.
 type targetFlags struct {
 	stdio      string
+	url        string
+	headers    []string
+	bearer     string
+	transport  string
 	configFile string
 	server     string
 	demoArgs   string
@@ -45,6 +50,10 @@ const defaultCallTimeout = 30 * time.Second
 
 func (f *targetFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.stdio, "stdio", "", `server to start, as one command line: "command args..." (shell-style quoting, no shell)`)
+	fs.StringVar(&f.url, "url", "", "remote server endpoint: http(s)://… (Streamable HTTP, falling back to HTTP+SSE) or ws(s)://… (WebSocket)")
+	fs.StringArrayVar(&f.headers, "header", nil, `header for --url requests, "Name: value" (repeatable; $VAR is expanded)`)
+	fs.StringVar(&f.bearer, "bearer", "", "bearer token for --url requests ($VAR is expanded; prefer a variable to keep it out of shell history)")
+	fs.StringVar(&f.transport, "transport", "", "force the --url transport: http (Streamable HTTP with fallback), streamable-http, sse (2024-11-05 HTTP+SSE) or ws")
 	fs.StringVar(&f.configFile, "config", "", "mcpServers JSON config file (Claude Desktop / Cursor / VS Code format)")
 	fs.StringVar(&f.server, "server", "", "server name in --config (may be left out if the file has only one)")
 	fs.StringVar(&f.demoArgs, "demo-args", "", `extra "engine serve" flags for the default demo server target, e.g. "--delay 5ms"`)
@@ -89,13 +98,25 @@ func (f *targetFlags) startTelemetry(cmd *cobra.Command, prometheusAddr string) 
 
 // target resolves the flags to the server to start and a label for it.
 func (f *targetFlags) target() (mcpengine.ServerConfig, string, error) {
+	given := 0
+	for _, v := range []string{f.stdio, f.url, f.configFile} {
+		if v != "" {
+			given++
+		}
+	}
 	switch {
-	case f.stdio != "" && f.configFile != "":
-		return mcpengine.ServerConfig{}, "", usagef("--stdio and --config are exclusive: give one")
+	case given > 1:
+		return mcpengine.ServerConfig{}, "", usagef("--stdio, --url and --config are exclusive: give one")
+	case (len(f.headers) > 0 || f.bearer != "" || f.transport != "") && f.url == "":
+		return mcpengine.ServerConfig{}, "", usagef("--header, --bearer and --transport apply to --url only")
 	case f.server != "" && f.configFile == "":
 		return mcpengine.ServerConfig{}, "", usagef("--server needs --config")
-	case f.demoArgs != "" && (f.stdio != "" || f.configFile != ""):
-		return mcpengine.ServerConfig{}, "", usagef("--demo-args applies to the default demo server only, not with --stdio or --config")
+	case f.demoArgs != "" && given > 0:
+		return mcpengine.ServerConfig{}, "", usagef("--demo-args applies to the default demo server only, not with --stdio, --url or --config")
+	}
+
+	if f.url != "" {
+		return f.urlTarget()
 	}
 
 	if f.stdio != "" {
@@ -132,13 +153,13 @@ func (f *targetFlags) target() (mcpengine.ServerConfig, string, error) {
 		if err != nil {
 			return mcpengine.ServerConfig{}, "", err
 		}
-		if sc.Command == "" {
-			if sc.URL != "" {
-				return mcpengine.ServerConfig{}, "", fmt.Errorf("server %q is an HTTP server (%s); only stdio servers are supported", name, sc.URL)
-			}
-			return mcpengine.ServerConfig{}, "", fmt.Errorf("server %q in %s has no command", name, f.configFile)
+		switch {
+		case sc.Command != "":
+			return sc, fmt.Sprintf("%s (%s)", name, sc.Command), nil
+		case sc.URL != "":
+			return sc, fmt.Sprintf("%s (%s)", name, httpx.RedactURL(sc.URL)), nil
 		}
-		return sc, fmt.Sprintf("%s (%s)", name, sc.Command), nil
+		return mcpengine.ServerConfig{}, "", fmt.Errorf("server %q in %s has neither a command nor a url", name, f.configFile)
 	}
 
 	exe, err := os.Executable()

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpengine/mcpengine/messages"
+)
+
+func TestElicitationIsAcceptedWithTheSchemaDefaults(t *testing.T) {
+	// The form of the suite's elicitation-sep1034-client-defaults scenario.
+	schema := messages.RawMessage(`{"type":"object","properties":{
+		"name":{"type":"string","default":"John Doe"},
+		"age":{"type":"integer","default":30},
+		"score":{"type":"number","default":95.5},
+		"status":{"type":"string","enum":["active","inactive","pending"],"default":"active"},
+		"verified":{"type":"boolean","default":true},
+		"nickname":{"type":"string"}},"required":[]}`)
+	res, err := acceptElicitationDefaults(context.Background(), &messages.ElicitParams{Message: "defaults?", RequestedSchema: schema})
+	require.NoError(t, err)
+	assert.Equal(t, messages.ElicitActionAccept, res.Action)
+	wire, err := messages.Marshal(res.Content)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"name":"John Doe","age":30,"score":95.5,"status":"active","verified":true}`, string(wire),
+		"every default, with its JSON type; no value invented for a field without one")
+}
+
+func TestElicitationWithoutDefaultsIsAcceptedEmpty(t *testing.T) {
+	for _, schema := range []string{``, `{"type":"object","properties":{"x":{"type":"string"}}}`, `not json`} {
+		res, err := acceptElicitationDefaults(context.Background(), &messages.ElicitParams{RequestedSchema: messages.RawMessage(schema)})
+		require.NoError(t, err)
+		assert.Equal(t, messages.ElicitActionAccept, res.Action)
+		assert.Empty(t, res.Content, schema)
+	}
+}
+
+func TestURLElicitationIsDeclined(t *testing.T) {
+	res, err := acceptElicitationDefaults(context.Background(), &messages.ElicitParams{
+		Mode: messages.ElicitModeURL, URL: "https://example.com/auth", ElicitationID: "e1",
+	})
+	require.NoError(t, err)
+	assert.Equal(t, messages.ElicitActionDecline, res.Action)
+}
+
+func TestConformanceNeedsTheServerURL(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := run([]string{"conformance"}, strings.NewReader(""), &out, &errOut)
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errOut.String(), "the scenario server's URL")
+}

@@ -1,0 +1,179 @@
+package mcpengine
+
+import (
+	"crypto/tls"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+
+	"github.com/mcpengine/mcpengine/transport"
+	"github.com/mcpengine/mcpengine/transport/httpx"
+	"github.com/mcpengine/mcpengine/transport/legacysse"
+	"github.com/mcpengine/mcpengine/transport/streamable"
+	"github.com/mcpengine/mcpengine/transport/websocket"
+)
+
+// AuthConfig is one way of authenticating to a URL server. Values may be
+// ${VAR} references, expanded from the engine's environment so secrets
+// stay out of the file; they never appear in logs or errors.
+//
+//	"auth": {"bearer": "${API_TOKEN}"}
+//	"auth": {"basic": {"username": "me", "password": "${PASSWORD}"}}
+//	"auth": {"apiKey": {"header": "X-API-Key", "value": "${KEY}"}}
+type AuthConfig struct {
+	Bearer string      `json:"bearer,omitempty"`
+	Basic  *BasicAuth  `json:"basic,omitempty"`
+	APIKey *APIKeyAuth `json:"apiKey,omitempty"`
+}
+
+// BasicAuth is HTTP basic authentication.
+type BasicAuth struct {
+	Username string `json:"username"`
+	Password string `json:"password"`
+}
+
+// APIKeyAuth sends a key in a header of its own.
+type APIKeyAuth struct {
+	Header string `json:"header"`
+	Value  string `json:"value"`
+}
+
+// TLSConfig configures TLS to one server, in configuration-file terms.
+type TLSConfig struct {
+	CAFile             string `json:"caFile,omitempty"`
+	CertFile           string `json:"certFile,omitempty"`
+	KeyFile            string `json:"keyFile,omitempty"`
+	ServerName         string `json:"serverName,omitempty"`
+	InsecureSkipVerify bool   `json:"insecureSkipVerify,omitempty"`
+}
+
+func (a *AuthConfig) expandEnv() {
+	if a == nil {
+		return
+	}
+	a.Bearer = os.ExpandEnv(a.Bearer)
+	if a.Basic != nil {
+		a.Basic.Username = os.ExpandEnv(a.Basic.Username)
+		a.Basic.Password = os.ExpandEnv(a.Basic.Password)
+	}
+	if a.APIKey != nil {
+		a.APIKey.Value = os.ExpandEnv(a.APIKey.Value)
+	}
+}
+
+// header is every header the server's requests carry: the configured
+// ones, then the credentials.
+func (s ServerConfig) header() (http.Header, error) {
+	h := http.Header{}
+	for k, v := range s.Headers {
+		h.Set(k, v)
+	}
+	if a := s.Auth; a != nil {
+		set := 0
+		if a.Bearer != "" {
+			h = httpx.Merge(h, httpx.Bearer(a.Bearer))
+			set++
+		}
+		if a.Basic != nil {
+			h = httpx.Merge(h, httpx.Basic(a.Basic.Username, a.Basic.Password))
+			set++
+		}
+		if a.APIKey != nil {
+			if a.APIKey.Header == "" {
+				return nil, fmt.Errorf("mcpengine: auth.apiKey needs a header name")
+			}
+			h = httpx.Merge(h, httpx.APIKey(a.APIKey.Header, a.APIKey.Value))
+			set++
+		}
+		if set > 1 {
+			return nil, fmt.Errorf("mcpengine: auth has %d methods; give one of bearer, basic, apiKey", set)
+		}
+	}
+	return h, nil
+}
+
+// urlDialer builds the transport of a URL server: Streamable HTTP (with
+// the legacy fallback unless the type forbids it), HTTP+SSE or WebSocket.
+func (s ServerConfig) urlDialer(maxFrame int, e *Engine) (transport.Dialer, error) {
+	u, err := url.Parse(s.URL)
+	if err != nil || u.Host == "" {
+		return nil, fmt.Errorf("mcpengine: server URL %s is not an absolute URL", httpx.RedactURL(s.URL))
+	}
+	header, err := s.header()
+	if err != nil {
+		return nil, err
+	}
+	client, err := e.httpClientFor(s.TLS)
+	if err != nil {
+		return nil, err
+	}
+	log := e.cfg.Logger
+	scheme := strings.ToLower(u.Scheme)
+	kind := strings.ToLower(s.Type)
+	if kind == "" {
+		kind = "http"
+		if scheme == "ws" || scheme == "wss" {
+			kind = "ws"
+		}
+	}
+	switch kind {
+	case "http", "streamable-http", "streamablehttp":
+		return &streamable.Dialer{URL: s.URL, Client: client, Header: header, MaxFrameBytes: maxFrame, Logger: log, FallbackToSSE: kind == "http"}, nil
+	case "sse":
+		return &legacysse.Dialer{URL: s.URL, Client: client, Header: header, MaxFrameBytes: maxFrame, Logger: log}, nil
+	case "ws", "websocket":
+		return websocket.Dialer{URL: s.URL, HTTPClient: client, Header: header, MaxFrameBytes: maxFrame, Logger: log}, nil
+	case "stdio":
+		return nil, fmt.Errorf("mcpengine: server type stdio needs a command, not a URL")
+	}
+	return nil, fmt.Errorf("mcpengine: unknown server type %q (want http, streamable-http, sse, ws or stdio)", s.Type)
+}
+
+// httpClientFor returns the engine's shared HTTP client, or for a server
+// with TLS settings of its own, a client built for them (cached, so the
+// sessions of one such server still share a connection pool).
+func (e *Engine) httpClientFor(t *TLSConfig) (*http.Client, error) {
+	e.httpMu.Lock()
+	defer e.httpMu.Unlock()
+	if t == nil || *t == (TLSConfig{}) {
+		if e.httpClient == nil {
+			e.httpClient = e.cfg.HTTPClient
+			if e.httpClient == nil {
+				e.httpClient = httpx.NewClient(httpx.ClientOptions{})
+			}
+		}
+		return e.httpClient, nil
+	}
+	if c, ok := e.tlsClients[*t]; ok {
+		return c, nil
+	}
+	var tc *tls.Config
+	tc, err := httpx.TLSOptions{
+		CAFile: t.CAFile, CertFile: t.CertFile, KeyFile: t.KeyFile,
+		ServerName: t.ServerName, InsecureSkipVerify: t.InsecureSkipVerify,
+	}.Config()
+	if err != nil {
+		return nil, fmt.Errorf("mcpengine: server TLS settings: %w", err)
+	}
+	c := httpx.NewClient(httpx.ClientOptions{TLS: tc})
+	if e.tlsClients == nil {
+		e.tlsClients = map[TLSConfig]*http.Client{}
+	}
+	e.tlsClients[*t] = c
+	return c, nil
+}
+
+// closeHTTPClients releases the idle keep-alive connections of the
+// clients the engine built (not of one the application passed in).
+func (e *Engine) closeHTTPClients() {
+	e.httpMu.Lock()
+	defer e.httpMu.Unlock()
+	if e.httpClient != nil && e.httpClient != e.cfg.HTTPClient {
+		e.httpClient.CloseIdleConnections()
+	}
+	for _, c := range e.tlsClients {
+		c.CloseIdleConnections()
+	}
+}

@@ -1,0 +1,75 @@
+package demoserver
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+)
+
+// HTTPServer is a Server listening on TCP with every HTTP transport (an
+// HTTPHandler), like httptest.Server: for tests and `engine serve`.
+type HTTPServer struct {
+	// Handler is what the server serves; its sub-handlers take the
+	// on-demand faults (Handler.Streamable.ExpireSession).
+	Handler *HTTPHandler
+	// URL is the base URL, "http://host:port", without a path.
+	URL string
+
+	hs   *http.Server
+	done chan struct{} // closed when Serve returned
+	err  error         // Serve's result, other than ErrServerClosed
+}
+
+// ListenHTTP listens on addr (host:port; port 0 picks a free one) and
+// serves HTTPHandler(o) there until Close. It does not check that addr is
+// a loopback address; the CLI does.
+func (s *Server) ListenHTTP(addr string, o HTTPOptions) (*HTTPServer, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	h := s.HTTPHandler(o)
+	hsrv := &HTTPServer{
+		Handler: h,
+		URL:     "http://" + ln.Addr().String(),
+		hs: &http.Server{
+			Handler:           h,
+			ReadHeaderTimeout: 10 * time.Second,
+			ErrorLog:          slog.NewLogLogger(s.opts.Logger.Handler(), slog.LevelDebug),
+		},
+		done: make(chan struct{}),
+	}
+	// Owner: hsrv. Exits when Close shuts the http.Server down.
+	go func() {
+		defer close(hsrv.done)
+		if err := hsrv.hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+			hsrv.err = err
+		}
+	}()
+	return hsrv, nil
+}
+
+// StreamableURL is the Streamable HTTP endpoint's URL.
+func (h *HTTPServer) StreamableURL() string { return h.URL + PathStreamable }
+
+// SSEURL is the legacy HTTP+SSE stream's URL.
+func (h *HTTPServer) SSEURL() string { return h.URL + PathSSE }
+
+// WebSocketURL is the WebSocket endpoint's URL (ws://).
+func (h *HTTPServer) WebSocketURL() string { return "ws" + h.URL[len("http"):] + PathWebSocket }
+
+// Close ends every session (which ends their streams), then shuts the
+// http.Server down; when ctx ends first it closes the remaining
+// connections outright. It returns when everything it started has exited.
+func (h *HTTPServer) Close(ctx context.Context) error {
+	err := h.Handler.Close(ctx)
+	if serr := h.hs.Shutdown(ctx); serr != nil {
+		_ = h.hs.Close()
+		err = errors.Join(err, serr)
+	}
+	<-h.done
+	return errors.Join(err, h.err)
+}

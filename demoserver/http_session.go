@@ -1,0 +1,245 @@
+package demoserver
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcpengine/mcpengine/transport"
+)
+
+// httpSession is one client session of an HTTP transport: the Serve call
+// behind it and what the handler needs to find and end it.
+type httpSession struct {
+	id   string
+	conn transport.Conn // what Serve runs on
+	end  func()         // asks the session to end as if its client left
+
+	streamable *httpConn   // Streamable HTTP sessions
+	legacy     *legacyConn // legacy HTTP+SSE sessions
+
+	done chan struct{} // closed when Serve returned
+	err  error         // Serve's result; read only after done
+
+	requests atomic.Int64 // request POSTs (ExpireAfter)
+
+	mu     sync.Mutex
+	active int         // HTTP requests in progress
+	idle   *time.Timer // SessionIdleTimeout, armed while active == 0
+	ended  bool        // Serve returned: no timer is armed any more
+}
+
+// crashed reports whether the session ended by a fault that stands for a
+// server that died or hung up (ExitAfter, CloseAfter): the connections
+// still open are then aborted rather than ended cleanly. Call it after
+// done is closed.
+func (s *httpSession) crashed() bool {
+	return errors.Is(s.err, ErrExitRequested) || errors.Is(s.err, ErrCloseRequested)
+}
+
+// newSessionID returns 128 random bits in hex: visible ASCII, as the
+// specification asks, and unguessable.
+func newSessionID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// hub owns the sessions of one HTTP handler: it starts their Serve calls,
+// finds them by id, ends them, and waits for them on Close.
+type hub struct {
+	srv  *Server
+	o    *HTTPOptions
+	kind string // for logs: "http", "sse", "ws"
+
+	ctx    context.Context // every Serve's context; cancelled to force them
+	cancel context.CancelFunc
+
+	mu       sync.Mutex
+	closed   bool
+	sessions map[string]*httpSession
+	wg       sync.WaitGroup // Serve calls
+}
+
+func newHub(srv *Server, o *HTTPOptions, kind string) *hub {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &hub{srv: srv, o: o, kind: kind, ctx: ctx, cancel: cancel, sessions: make(map[string]*httpSession)}
+}
+
+var errHubClosed = errors.New("demoserver: the handler is closed")
+
+// add registers a session; it fails once the hub is closing.
+func (h *hub) add(s *httpSession) error {
+	s.done = make(chan struct{})
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return errHubClosed
+	}
+	h.sessions[s.id] = s
+	h.wg.Add(1)
+	return nil
+}
+
+// start registers a session and runs its Serve call on a goroutine of its
+// own (Streamable HTTP and legacy sessions outlive any one HTTP request).
+func (h *hub) start(s *httpSession) error {
+	if err := h.add(s); err != nil {
+		return err
+	}
+	// Owner: the hub (h.wg). Exits when Serve returns: the session was
+	// deleted, expired or ended by Close (its inbox reached EOF), a fault
+	// ended it, or h.ctx was cancelled by a Close that ran out of time.
+	go h.serve(s)
+	return nil
+}
+
+// serve runs a registered session's Serve call and cleans up after it.
+// The WebSocket handler calls it inline.
+func (h *hub) serve(s *httpSession) {
+	defer h.wg.Done()
+	err := h.srv.Serve(h.ctx, s.conn)
+	s.err = err
+	close(s.done)
+	h.forget(s)
+	s.mu.Lock()
+	s.ended = true
+	if s.idle != nil {
+		s.idle.Stop()
+	}
+	s.mu.Unlock()
+	h.srv.opts.Logger.Debug("demoserver: HTTP session ended", "transport", h.kind, "session", s.id, "err", err)
+	if h.o.SessionEnded != nil {
+		h.o.SessionEnded(s.id, err)
+	}
+}
+
+func (h *hub) forget(s *httpSession) {
+	h.mu.Lock()
+	if h.sessions[s.id] == s {
+		delete(h.sessions, s.id)
+	}
+	h.mu.Unlock()
+}
+
+// lookup finds a live session and counts an HTTP request in progress on
+// it; the caller calls release when the request is over.
+func (h *hub) lookup(id string) *httpSession {
+	h.mu.Lock()
+	s := h.sessions[id]
+	h.mu.Unlock()
+	if s != nil {
+		h.hold(s)
+	}
+	return s
+}
+
+// hold counts an HTTP request in progress on s; release ends it.
+func (h *hub) hold(s *httpSession) {
+	s.mu.Lock()
+	s.active++
+	if s.idle != nil {
+		s.idle.Stop()
+	}
+	s.mu.Unlock()
+}
+
+// release ends an HTTP request counted by lookup; the last one arms the
+// idle timeout.
+func (h *hub) release(s *httpSession) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.active--
+	if s.active > 0 || s.ended || h.o.SessionIdleTimeout <= 0 {
+		return
+	}
+	if s.idle == nil {
+		s.idle = time.AfterFunc(h.o.SessionIdleTimeout, func() { h.expireIfIdle(s) })
+	} else {
+		s.idle.Reset(h.o.SessionIdleTimeout)
+	}
+}
+
+func (h *hub) expireIfIdle(s *httpSession) {
+	s.mu.Lock()
+	idle := s.active == 0
+	s.mu.Unlock()
+	if idle {
+		h.srv.opts.Logger.Debug("demoserver: HTTP session idle, ending it", "session", s.id)
+		h.end(s)
+	}
+}
+
+// end forgets a session at once (later requests for it get 404) and asks
+// it to end; Serve returns soon after.
+func (h *hub) end(s *httpSession) {
+	h.forget(s)
+	s.end()
+}
+
+// endID ends the session with this id, if it is live.
+func (h *hub) endID(id string) bool {
+	h.mu.Lock()
+	s := h.sessions[id]
+	h.mu.Unlock()
+	if s == nil {
+		return false
+	}
+	h.end(s)
+	return true
+}
+
+// ids lists the live sessions.
+func (h *hub) ids() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	out := make([]string, 0, len(h.sessions))
+	for id := range h.sessions {
+		out = append(out, id)
+	}
+	return out
+}
+
+// endAll ends every live session and returns how many there were.
+func (h *hub) endAll() int {
+	h.mu.Lock()
+	all := make([]*httpSession, 0, len(h.sessions))
+	for _, s := range h.sessions {
+		all = append(all, s)
+	}
+	h.mu.Unlock()
+	for _, s := range all {
+		h.end(s)
+	}
+	return len(all)
+}
+
+// close refuses new sessions, ends the live ones and waits for their Serve
+// calls. If ctx ends first it cancels them outright, waits for them to
+// return (promptly: Serve honours its context) and returns ctx's error.
+func (h *hub) close(ctx context.Context) error {
+	h.mu.Lock()
+	h.closed = true
+	h.mu.Unlock()
+	h.endAll()
+	done := make(chan struct{})
+	// Owner: this call. Exits when every Serve call returned, which the
+	// cancel below guarantees at the latest.
+	go func() {
+		h.wg.Wait()
+		close(done)
+	}()
+	var err error
+	select {
+	case <-done:
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	h.cancel()
+	<-done
+	return err
+}

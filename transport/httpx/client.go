@@ -1,0 +1,146 @@
+package httpx
+
+import (
+	"crypto/tls"
+	"net"
+	"net/http"
+	"net/url"
+	"sync"
+	"time"
+)
+
+// Defaults for zero ClientOptions fields.
+const (
+	DefaultMaxIdleConns          = 1024
+	DefaultMaxIdleConnsPerHost   = 256
+	DefaultIdleConnTimeout       = 90 * time.Second
+	DefaultDialTimeout           = 10 * time.Second
+	DefaultKeepAlive             = 30 * time.Second
+	DefaultTLSHandshakeTimeout   = 10 * time.Second
+	DefaultResponseHeaderTimeout = 5 * time.Minute
+	// DefaultHTTP2PingAfter is how long an HTTP/2 connection may stay
+	// silent before the client pings it: a long event stream over a
+	// connection that died without a FIN is noticed within about this time
+	// plus the ping timeout, instead of hanging until the session's calls
+	// time out.
+	DefaultHTTP2PingAfter = 30 * time.Second
+)
+
+// ClientOptions tunes NewClient. The zero value is a good default for an
+// engine with many sessions.
+type ClientOptions struct {
+	// MaxIdleConns caps idle keep-alive connections over all hosts; zero
+	// means DefaultMaxIdleConns.
+	MaxIdleConns int
+	// MaxIdleConnsPerHost caps idle keep-alive connections to one host;
+	// zero means DefaultMaxIdleConnsPerHost. With HTTP/1.1 every request in
+	// flight holds a connection, so this should be near the number of
+	// concurrent requests to one server, or connections churn.
+	MaxIdleConnsPerHost int
+	// MaxConnsPerHost caps all connections to one host; zero means no cap.
+	MaxConnsPerHost int
+	// IdleConnTimeout closes keep-alive connections idle this long; zero
+	// means DefaultIdleConnTimeout.
+	IdleConnTimeout time.Duration
+
+	// DialTimeout bounds establishing a TCP connection; zero means
+	// DefaultDialTimeout.
+	DialTimeout time.Duration
+	// KeepAlive is the TCP keep-alive period; zero means DefaultKeepAlive,
+	// negative disables keep-alives.
+	KeepAlive time.Duration
+	// TLSHandshakeTimeout bounds the TLS handshake; zero means
+	// DefaultTLSHandshakeTimeout.
+	TLSHandshakeTimeout time.Duration
+	// ResponseHeaderTimeout bounds the wait for the response headers after
+	// the request was sent; zero means DefaultResponseHeaderTimeout,
+	// negative means no bound. A server that answers a request with a plain
+	// JSON body sends its headers only once the result is ready, so this
+	// also caps how long such a call may run; raise it for servers with
+	// long-running tools that do not stream.
+	ResponseHeaderTimeout time.Duration
+	// HTTP2PingAfter is how long an HTTP/2 connection may be silent before
+	// a health-check ping; zero means DefaultHTTP2PingAfter, negative
+	// disables the pings.
+	HTTP2PingAfter time.Duration
+
+	// TLS is the TLS configuration for https URLs (build one with
+	// TLSOptions.Config); nil means the system roots and Go's defaults. It
+	// is cloned.
+	TLS *tls.Config
+
+	// Proxy selects a proxy per request; nil means http.ProxyFromEnvironment
+	// (HTTPS_PROXY, NO_PROXY, ...). Use NoProxy to connect directly.
+	Proxy func(*http.Request) (*url.URL, error)
+}
+
+// NoProxy is a ClientOptions.Proxy that never uses a proxy.
+func NoProxy(*http.Request) (*url.URL, error) { return nil, nil }
+
+// NewClient returns an *http.Client tuned for many long-lived MCP sessions:
+// a large keep-alive pool, HTTP/2 whenever the server offers it (also with
+// a custom TLS configuration), bounded dial, handshake and response-header
+// waits, HTTP/2 health-check pings, and no overall timeout.
+func NewClient(o ClientOptions) *http.Client {
+	dialer := &net.Dialer{
+		Timeout:   orDefault(o.DialTimeout, DefaultDialTimeout),
+		KeepAlive: orDefault(o.KeepAlive, DefaultKeepAlive),
+	}
+	proxy := o.Proxy
+	if proxy == nil {
+		proxy = http.ProxyFromEnvironment
+	}
+	t := &http.Transport{
+		Proxy:                 proxy,
+		DialContext:           dialer.DialContext,
+		ForceAttemptHTTP2:     true, // with a custom TLS config or dialer, HTTP/2 is off unless forced
+		MaxIdleConns:          orDefault(o.MaxIdleConns, DefaultMaxIdleConns),
+		MaxIdleConnsPerHost:   orDefault(o.MaxIdleConnsPerHost, DefaultMaxIdleConnsPerHost),
+		MaxConnsPerHost:       max(o.MaxConnsPerHost, 0),
+		IdleConnTimeout:       orDefault(o.IdleConnTimeout, DefaultIdleConnTimeout),
+		TLSHandshakeTimeout:   orDefault(o.TLSHandshakeTimeout, DefaultTLSHandshakeTimeout),
+		ResponseHeaderTimeout: orNone(o.ResponseHeaderTimeout, DefaultResponseHeaderTimeout),
+		ExpectContinueTimeout: time.Second,
+		HTTP2: &http.HTTP2Config{
+			SendPingTimeout: orNone(o.HTTP2PingAfter, DefaultHTTP2PingAfter),
+		},
+	}
+	if o.TLS != nil {
+		t.TLSClientConfig = o.TLS.Clone()
+	}
+	return &http.Client{Transport: t}
+}
+
+var (
+	defaultOnce   sync.Once
+	defaultClient *http.Client
+)
+
+// DefaultClient returns the package's shared client, NewClient with zero
+// options, built on first use. Transports use it when their configuration
+// names no client.
+func DefaultClient() *http.Client {
+	defaultOnce.Do(func() { defaultClient = NewClient(ClientOptions{}) })
+	return defaultClient
+}
+
+// orDefault maps zero to def; negative values stay (they mean "off" where
+// the field allows it).
+func orDefault[T int | time.Duration](v, def T) T {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// orNone maps zero to def and negative to zero (which net/http reads as
+// "no bound").
+func orNone(v, def time.Duration) time.Duration {
+	switch {
+	case v == 0:
+		return def
+	case v < 0:
+		return 0
+	}
+	return v
+}

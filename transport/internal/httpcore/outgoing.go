@@ -1,0 +1,102 @@
+package httpcore
+
+import (
+	"github.com/mcpengine/mcpengine/messages"
+)
+
+// Outgoing is one frame the session wrote, with what the transport needs
+// to know about it.
+type Outgoing struct {
+	// Frame is a private copy: the session reuses its slices.
+	Frame []byte
+	// Requests are the ids of the requests in the frame, whose answers the
+	// transport waits for.
+	Requests []messages.ID
+	// Initialize is set when the frame is the initialize request.
+	Initialize bool
+	// Notification is set when the frame holds a notification: it is sent
+	// as a barrier (see Scheduler).
+	Notification bool
+	// Cancels are the request ids named by notifications/cancelled in the
+	// frame: the client gave up on them.
+	Cancels []messages.ID
+}
+
+// Classify copies frame and reads its envelope. A frame that does not
+// decode (the engine does not write such frames) is still sent, as a
+// frame that awaits no answer.
+func Classify(frame []byte) Outgoing {
+	o := Outgoing{Frame: append([]byte(nil), frame...)}
+	msgs, _ := messages.DecodeFrame(o.Frame)
+	for _, m := range msgs {
+		switch m.Kind {
+		case messages.KindRequest:
+			o.Requests = append(o.Requests, m.ID)
+			if m.Method == messages.MethodInitialize {
+				o.Initialize = true
+			}
+		case messages.KindNotification:
+			o.Notification = true
+			if m.Method == messages.NotificationCancelled && len(m.Params) > 0 {
+				var p struct {
+					RequestID messages.ID `json:"requestId"`
+				}
+				if messages.Unmarshal(m.Params, &p) == nil && p.RequestID.IsValid() {
+					o.Cancels = append(o.Cancels, p.RequestID)
+				}
+			}
+		}
+	}
+	return o
+}
+
+// Inbound is what a transport needs from a received frame.
+type Inbound struct {
+	// Responses are the ids of the responses in the frame (valid ids only).
+	Responses []messages.ID
+	// Orphans are error responses without a usable id ("id": null, or no
+	// id): a server sends them when it could not read the request.
+	Orphans []*messages.WireError
+	// Others counts requests and notifications (and undecodable parts).
+	Others int
+
+	results []messages.Message // success responses, for ProtocolVersion
+}
+
+// Inspect reads the envelopes of a received frame.
+func Inspect(frame []byte) Inbound {
+	var in Inbound
+	msgs, errs := messages.DecodeFrame(frame)
+	in.Others = len(errs)
+	for _, m := range msgs {
+		switch {
+		case m.Kind != messages.KindResponse:
+			in.Others++
+		case m.ID.IsValid():
+			in.Responses = append(in.Responses, m.ID)
+			if m.Result != nil {
+				in.results = append(in.results, m)
+			}
+		case m.Error != nil:
+			in.Orphans = append(in.Orphans, m.Error)
+		}
+	}
+	return in
+}
+
+// ProtocolVersion returns the protocolVersion field of the success
+// response with the given id in the inspected frame, or "".
+func (in Inbound) ProtocolVersion(id messages.ID) string {
+	for _, m := range in.results {
+		if m.ID != id {
+			continue
+		}
+		var r struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		}
+		if messages.Unmarshal(m.Result, &r) == nil {
+			return r.ProtocolVersion
+		}
+	}
+	return ""
+}

@@ -1,0 +1,127 @@
+package httpcore
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// Scheduler runs one goroutine per outgoing frame, so that a session's
+// WriteFrames never waits on the network and an idle connection holds no
+// goroutine at all. Order is kept where it matters: a barrier job (a
+// notification: notifications/initialized must reach the server before the
+// requests that follow it) starts only after every barrier before it has
+// finished, and nothing submitted after a barrier starts before that
+// barrier has finished. Other jobs (requests, responses) run concurrently.
+//
+// It also owns the connection's other goroutines (Go), so that Close can
+// wait for all of them at once.
+type Scheduler[T any] struct {
+	run func(T)
+
+	mu      sync.Mutex
+	queue   []job[T] // waiting behind a barrier
+	barrier bool     // a barrier job is running
+	closed  bool
+	wg      sync.WaitGroup
+	running atomic.Int32
+}
+
+type job[T any] struct {
+	v       T
+	barrier bool
+}
+
+// NewScheduler returns a scheduler that calls run(v) on a goroutine of its
+// own for every submitted v. run must return once the connection's context
+// is cancelled.
+func NewScheduler[T any](run func(T)) *Scheduler[T] {
+	return &Scheduler[T]{run: run}
+}
+
+// Submit schedules v; barrier makes it a barrier job. It reports false,
+// running nothing, once Close was called.
+func (s *Scheduler[T]) Submit(v T, barrier bool) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	if !s.barrier && len(s.queue) == 0 {
+		s.startLocked(job[T]{v, barrier})
+		return true
+	}
+	s.queue = append(s.queue, job[T]{v, barrier})
+	return true
+}
+
+// startLocked starts one job; s.mu is held.
+func (s *Scheduler[T]) startLocked(j job[T]) {
+	if j.barrier {
+		s.barrier = true
+	}
+	s.wg.Add(1)
+	s.running.Add(1)
+	// Owner: the scheduler (its connection). Exits when run returns, which
+	// the connection's Close guarantees by cancelling its context; Close
+	// waits for it through Wait.
+	go func() {
+		defer s.wg.Done()
+		defer s.running.Add(-1)
+		s.run(j.v)
+		if j.barrier {
+			s.mu.Lock()
+			s.barrier = false
+			s.pumpLocked()
+			s.mu.Unlock()
+		}
+	}()
+}
+
+// pumpLocked starts queued jobs up to and including the next barrier.
+func (s *Scheduler[T]) pumpLocked() {
+	for !s.closed && !s.barrier && len(s.queue) > 0 {
+		j := s.queue[0]
+		s.queue[0] = job[T]{}
+		s.queue = s.queue[1:]
+		s.startLocked(j)
+	}
+	if len(s.queue) == 0 {
+		s.queue = nil // let a burst's backing array go
+	}
+}
+
+// Go runs fn on a goroutine the scheduler owns (Wait waits for it). It
+// reports false, running nothing, once Close was called. fn must return
+// once the connection's context is cancelled.
+func (s *Scheduler[T]) Go(fn func()) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return false
+	}
+	s.wg.Add(1)
+	s.running.Add(1)
+	// Owner: the scheduler (its connection). Exits when fn returns, which
+	// the connection's Close guarantees by cancelling its context.
+	go func() {
+		defer s.wg.Done()
+		defer s.running.Add(-1)
+		fn()
+	}()
+	return true
+}
+
+// Close refuses further work and drops queued jobs. The caller then
+// cancels the context its goroutines watch and calls Wait.
+func (s *Scheduler[T]) Close() {
+	s.mu.Lock()
+	s.closed = true
+	s.queue = nil
+	s.mu.Unlock()
+}
+
+// Wait waits for every goroutine the scheduler started.
+func (s *Scheduler[T]) Wait() { s.wg.Wait() }
+
+// Running returns how many of the scheduler's goroutines are alive.
+func (s *Scheduler[T]) Running() int { return int(s.running.Load()) }

@@ -1,0 +1,325 @@
+package streamable
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/transport"
+	"github.com/mcpengine/mcpengine/transport/httpx"
+	"github.com/mcpengine/mcpengine/transport/internal/httpcore"
+)
+
+// conn is one Streamable HTTP connection (one MCP session on the server);
+// it implements transport.PushConn and transport.SessionAware.
+type conn struct {
+	url       string
+	name      string // the redacted URL, for logs
+	client    *http.Client
+	header    http.Header // canonical copy of Dialer.Header
+	max       int
+	log       *slog.Logger
+	fallback  bool
+	reconnect time.Duration
+	scrub     atomic.Pointer[httpx.Scrubber] // replaced when the session id is learned
+
+	ctx    context.Context // cancelled by Close
+	cancel context.CancelFunc
+	sink   httpcore.Sink
+	sched  *httpcore.Scheduler[*post]
+
+	mu        sync.Mutex
+	sessionID string
+	version   string                   // sent as MCP-Protocol-Version when set
+	inflight  map[messages.ID]*pending // requests sent and not yet answered
+	get       *listener                // the GET stream's loop, while it runs
+	getOff    bool                     // the server has no GET stream
+	legacy    transport.PushConn       // after falling back to HTTP+SSE
+	holding   bool                     // falling back: frames wait in held
+	held      [][]byte
+	closed    bool
+	closeOnce sync.Once
+}
+
+var (
+	_ transport.PushConn     = (*conn)(nil)
+	_ transport.SessionAware = (*conn)(nil)
+)
+
+// post is one outgoing frame on its way.
+type post struct {
+	out    httpcore.Outgoing
+	ctx    context.Context // the connection's, or for requests a child that cancelling aborts
+	cancel context.CancelFunc
+	pend   []*pending // one per request in the frame
+}
+
+// pending is one request waiting for its answer. Guarded by conn.mu.
+type pending struct {
+	id        messages.ID
+	done      bool // answered: delivered, or failed with a synthesized answer
+	abandoned bool // the client cancelled it: no answer is synthesized
+	post      *post
+}
+
+// listener is one run of the GET stream loop.
+type listener struct{ stop context.CancelFunc }
+
+func newConn(d *Dialer, u *url.URL) *conn {
+	c := &conn{
+		url:       u.String(),
+		name:      httpx.RedactParsedURL(u),
+		client:    d.Client,
+		header:    httpx.Merge(d.Header),
+		max:       d.MaxFrameBytes,
+		log:       d.Logger,
+		fallback:  d.FallbackToSSE,
+		reconnect: d.ReconnectDelay,
+		inflight:  make(map[messages.ID]*pending),
+	}
+	if c.client == nil {
+		c.client = httpx.DefaultClient()
+	}
+	if c.max <= 0 {
+		c.max = transport.DefaultMaxFrameBytes
+	}
+	if c.log == nil {
+		c.log = slog.New(slog.DiscardHandler)
+	}
+	if c.reconnect <= 0 {
+		c.reconnect = DefaultReconnectDelay
+	}
+	c.scrub.Store(httpx.NewScrubber(c.header, c.url))
+	c.ctx, c.cancel = context.WithCancel(context.Background())
+	c.sched = httpcore.NewScheduler(c.runPost)
+	return c
+}
+
+// errPushOnly is what ReadFrame returns: frames arrive through Start.
+var errPushOnly = errors.New("streamable: frames are delivered through Start, not ReadFrame")
+
+// ReadFrame is not used: the connection is a transport.PushConn.
+func (c *conn) ReadFrame() ([]byte, error) {
+	if c.ctx.Err() != nil {
+		return nil, transport.ErrClosed
+	}
+	return nil, errPushOnly
+}
+
+// Start implements transport.PushConn.
+func (c *conn) Start(deliver func([]byte), fail func(error)) { c.sink.Start(deliver, fail) }
+
+// WriteFrames sends each frame as a POST of its own, on a goroutine of its
+// own, and returns without waiting for the network (see the package doc for
+// the order kept). The frames are copied. It fails only after Close
+// (transport.ErrClosed) or after the connection failed (that error).
+func (c *conn) WriteFrames(frames ...[]byte) error {
+	c.mu.Lock()
+	legacy := c.legacy // set once, never unset
+	c.mu.Unlock()
+	if legacy != nil {
+		return legacy.WriteFrames(frames...)
+	}
+
+	// Copy the frames and decode their envelopes outside the lock; the
+	// engine's own frames are small and valid, but a large tool argument
+	// is not free to parse.
+	posts := make([]*post, len(frames))
+	for i, f := range frames {
+		p := &post{out: httpcore.Classify(f), ctx: c.ctx}
+		if len(p.out.Requests) > 0 {
+			p.ctx, p.cancel = context.WithCancel(c.ctx)
+			p.pend = make([]*pending, len(p.out.Requests))
+			for j, id := range p.out.Requests {
+				p.pend[j] = &pending{id: id, post: p}
+			}
+		}
+		posts[i] = p
+	}
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var err error
+	switch {
+	case c.closed:
+		err = transport.ErrClosed
+	case c.sink.Err() != nil:
+		err = c.sink.Err()
+	case c.legacy != nil: // the fallback completed meanwhile
+		err = c.legacy.WriteFrames(frames...) // never blocks, never calls back under our lock
+	case c.holding: // the fallback is under way: these go out after the initialize request
+		for _, p := range posts {
+			c.held = append(c.held, p.out.Frame)
+		}
+	default:
+		for _, p := range posts {
+			for _, pd := range p.pend {
+				c.inflight[pd.id] = pd
+			}
+			c.sched.Submit(p, p.out.Notification) // not closed: Close sets c.closed first
+		}
+		return nil
+	}
+	for _, p := range posts {
+		if p.cancel != nil {
+			p.cancel()
+		}
+	}
+	return err
+}
+
+// Negotiated implements transport.SessionAware: it records the protocol
+// version for the MCP-Protocol-Version header and opens or closes the GET
+// stream as info.Listen says. It never blocks.
+func (c *conn) Negotiated(info transport.SessionInfo) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed || c.legacy != nil {
+		return
+	}
+	if validVersion(info.ProtocolVersion) {
+		c.version = info.ProtocolVersion
+	}
+	switch {
+	case info.Listen && c.get == nil && !c.getOff:
+		ctx, stop := context.WithCancel(c.ctx)
+		l := &listener{stop: stop}
+		if c.sched.Go(func() { c.listen(ctx, l) }) {
+			c.get = l
+		} else {
+			stop()
+		}
+	case !info.Listen && c.get != nil:
+		c.get.stop()
+		c.get = nil
+	}
+}
+
+// validVersion accepts what can go into a header: a short run of visible
+// ASCII.
+func validVersion(v string) bool {
+	return v != "" && len(v) <= 32 && visibleASCII(v)
+}
+
+func visibleASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < 0x21 || s[i] > 0x7E {
+			return false
+		}
+	}
+	return true
+}
+
+// versionHeader says whether the negotiated version is sent as a header:
+// the header exists from 2025-03-26 on (required from 2025-06-18; for
+// 2025-03-26 it merely states what the server assumes anyway).
+func versionHeader(v string) bool {
+	return v != "" && messages.VersionAtLeast(v, messages.Version20250326)
+}
+
+// Close cancels every request in flight and the GET stream, deletes the
+// session on the server (best effort, bounded by ctx, and by
+// deleteTimeout when ctx has no deadline), and waits for every goroutine
+// the connection started. It is idempotent and always returns nil.
+func (c *conn) Close(ctx context.Context) error {
+	c.closeOnce.Do(func() {
+		c.mu.Lock()
+		c.closed = true
+		sid, version, legacy := c.sessionID, c.version, c.legacy
+		c.held = nil
+		c.mu.Unlock()
+
+		c.sink.Close()
+		c.sched.Close()
+		c.cancel()
+		if legacy != nil {
+			_ = legacy.Close(ctx)
+		}
+		if sid != "" {
+			c.deleteSession(ctx, sid, version)
+		}
+		c.sched.Wait()
+	})
+	return nil
+}
+
+// deleteTimeout bounds the DELETE of Close when its context has no
+// deadline.
+const deleteTimeout = 5 * time.Second
+
+func (c *conn) deleteSession(ctx context.Context, sid, version string) {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, deleteTimeout)
+		defer cancel()
+	}
+	req, err := httpcore.NewRequest(ctx, http.MethodDelete, c.url, c.header, nil)
+	if err != nil {
+		return
+	}
+	req.Header[httpcore.HeaderSessionID] = []string{sid}
+	if versionHeader(version) {
+		req.Header[httpcore.HeaderProtocolVersion] = []string{version}
+	}
+	resp, err := c.client.Do(req)
+	if err != nil {
+		c.log.Debug("deleting the session failed", slog.String("url", c.name), slog.String("error", httpcore.ErrorReason(err, c.scrub.Load())))
+		return
+	}
+	httpcore.Discard(resp.Body)
+	c.log.Debug("session deleted", slog.String("url", c.name), slog.Int("status", resp.StatusCode))
+}
+
+// send issues one request with the connection's headers, the session id
+// and the protocol version as known now. It returns the session id it
+// sent, to tell a 404 for a known session from any other 404.
+func (c *conn) send(ctx context.Context, method string, body []byte, lastEventID string) (*http.Response, string, error) {
+	req, err := httpcore.NewRequest(ctx, method, c.url, c.header, body)
+	if err != nil {
+		return nil, "", err
+	}
+	c.mu.Lock()
+	sid, version := c.sessionID, c.version
+	c.mu.Unlock()
+	if sid != "" {
+		req.Header[httpcore.HeaderSessionID] = []string{sid}
+	}
+	if versionHeader(version) {
+		req.Header[httpcore.HeaderProtocolVersion] = []string{version}
+	}
+	if lastEventID != "" {
+		req.Header[httpcore.HeaderLastEventID] = []string{lastEventID}
+	}
+	resp, err := c.client.Do(req)
+	return resp, sid, err
+}
+
+// expire fails the connection: the server no longer knows the session.
+func (c *conn) expire() {
+	if c.sink.Fail(transport.ErrSessionExpired) {
+		c.log.Debug("the server expired the session", slog.String("url", c.name))
+	}
+}
+
+// captureSession records the session id from the initialize answer. An id
+// that cannot be sent back as a header (not visible ASCII) is refused.
+func (c *conn) captureSession(h http.Header) bool {
+	sid := h.Get(httpcore.HeaderSessionID)
+	if sid == "" {
+		return true
+	}
+	if !visibleASCII(sid) {
+		return false
+	}
+	c.mu.Lock()
+	c.sessionID = sid
+	c.mu.Unlock()
+	c.scrub.Store(c.scrub.Load().With(sid))
+	return true
+}

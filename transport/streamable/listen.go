@@ -1,0 +1,113 @@
+package streamable
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+
+	"github.com/mcpengine/mcpengine/transport/internal/httpcore"
+	"github.com/mcpengine/mcpengine/transport/internal/sse"
+)
+
+// listen runs the standalone GET stream until ctx ends (Close, or the
+// session no longer listening) or the server turns out to offer none. It
+// never fails the connection: a broken stream is reopened, after the
+// server's retry time or with backoff, resuming with Last-Event-ID.
+func (c *conn) listen(ctx context.Context, l *listener) {
+	defer func() {
+		c.mu.Lock()
+		if c.get == l {
+			c.get = nil
+		}
+		c.mu.Unlock()
+		l.stop()
+	}()
+	rd := sse.NewReader(nil, c.max)
+	var seen eventIDs
+	failures := 0
+	for {
+		if failures > 0 || rd.LastEventID() != "" || seen.set != nil {
+			if !sleep(ctx, c.retryDelay(rd, max(failures-1, 0))) {
+				return
+			}
+		}
+		resp, sid, err := c.send(ctx, http.MethodGet, nil, rd.LastEventID())
+		if err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			failures++
+			c.log.Debug("opening the GET stream failed", slog.String("url", c.name), slog.String("error", httpcore.ErrorReason(err, c.scrub.Load())))
+			continue
+		}
+		switch status := resp.StatusCode; {
+		case status == http.StatusMethodNotAllowed:
+			httpcore.Discard(resp.Body)
+			c.noGetStream("the server offers no GET stream (405)")
+			return
+		case status == http.StatusNotFound && sid != "":
+			httpcore.Discard(resp.Body)
+			// Either the session expired or the server has no GET route at
+			// all; only a POST can tell.
+			if c.probeSession(ctx) {
+				c.noGetStream("the server answered the GET stream with 404 but knows the session")
+			}
+			return
+		case !httpcore.Success(status) || httpcore.MediaType(resp.Header.Get("Content-Type")) != "text/event-stream":
+			f := httpcore.StatusFailure(resp, c.scrub.Load())
+			_ = resp.Body.Close()
+			failures++
+			c.log.Warn("opening the GET stream failed", slog.String("url", c.name), slog.String("reason", f.Reason))
+			continue
+		}
+		failures = 0
+		rd.Reset(resp.Body)
+		err = c.consume(rd, &seen, nil)
+		_ = resp.Body.Close()
+		if ctx.Err() != nil {
+			return
+		}
+		if sse.IsTooLarge(err) {
+			// Resuming would replay the same event: start afresh and
+			// accept the loss of that one message.
+			c.log.Warn("dropped an event of the GET stream over the size limit", slog.String("url", c.name), slog.Int("limit", c.max))
+			rd, seen = sse.NewReader(nil, c.max), eventIDs{}
+			failures++
+			continue
+		}
+		c.log.Debug("the GET stream ended", slog.String("url", c.name), slog.String("error", httpcore.ErrorReason(err, c.scrub.Load())))
+		if rd.LastEventID() == "" {
+			failures = 1 // nothing to resume from: wait ReconnectDelay before reopening
+		}
+	}
+}
+
+// noGetStream records that the server has no standalone stream, so that
+// later Negotiated calls do not try again.
+func (c *conn) noGetStream(why string) {
+	c.mu.Lock()
+	c.getOff = true
+	c.mu.Unlock()
+	c.log.Debug(why, slog.String("url", c.name))
+}
+
+// probeID is the id of the ping the transport sends itself; the session's
+// ids are numbers, so it cannot collide with one of them.
+const probeID = `"mcpengine-session-probe"`
+
+// probeSession asks the server, with a ping of the transport's own,
+// whether it still knows the session. A 404 fails the connection with
+// transport.ErrSessionExpired and returns false; any other outcome returns
+// true. The ping's answer is read by no one.
+func (c *conn) probeSession(ctx context.Context) bool {
+	resp, sid, err := c.send(ctx, http.MethodPost, []byte(`{"jsonrpc":"2.0","id":`+probeID+`,"method":"ping"}`), "")
+	if err != nil {
+		return ctx.Err() == nil
+	}
+	_ = resp.Body.Close()
+	if resp.StatusCode == http.StatusNotFound && sid != "" {
+		c.expire()
+		return false
+	}
+	return true
+}

@@ -1,0 +1,201 @@
+package streamable
+
+import (
+	"fmt"
+	"log/slog"
+	"net/http"
+
+	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/transport"
+	"github.com/mcpengine/mcpengine/transport/internal/httpcore"
+)
+
+// runPost sends one frame and handles its answer, on the scheduler's
+// goroutine for this frame. When it returns, every request of the frame
+// has been answered, failed, abandoned, or dropped by Close.
+func (c *conn) runPost(p *post) {
+	defer c.finish(p)
+	resp, sid, err := c.send(p.ctx, http.MethodPost, p.out.Frame, "")
+	if err != nil {
+		if p.ctx.Err() == nil {
+			c.requestFailed(p, httpcore.ErrorFailure(err, c.scrub.Load()))
+		}
+		return
+	}
+	defer resp.Body.Close()
+
+	switch status := resp.StatusCode; {
+	case status == http.StatusNotFound && sid != "":
+		httpcore.Discard(resp.Body)
+		c.expire()
+		return
+	case !httpcore.Success(status):
+		if p.out.Initialize && c.fallback && fallbackStatus(status) {
+			httpcore.Discard(resp.Body)
+			c.fallBack(p, status)
+			return
+		}
+		c.requestFailed(p, httpcore.StatusFailure(resp, c.scrub.Load()))
+		return
+	}
+	if p.out.Initialize && !c.captureSession(resp.Header) {
+		httpcore.Discard(resp.Body)
+		c.requestFailed(p, transport.RequestFailure{Status: resp.StatusCode, Reason: "the server's Mcp-Session-Id is not visible ASCII"})
+		return
+	}
+	if len(p.pend) == 0 {
+		// A notification or a response: 202 Accepted, nothing to read.
+		httpcore.Discard(resp.Body)
+		return
+	}
+	switch mt := httpcore.MediaType(resp.Header.Get("Content-Type")); mt {
+	case "text/event-stream":
+		c.readAnswerStream(p, resp)
+	case "application/json":
+		body, err := httpcore.ReadCapped(resp.Body, c.max, resp.ContentLength)
+		switch {
+		case err == nil:
+			c.deliverInbound(body, p)
+		case isTooLarge(err):
+			c.requestFailed(p, transport.RequestFailure{Status: resp.StatusCode, Reason: fmt.Sprintf("the answer exceeds the %d-byte limit", c.max)})
+		case p.ctx.Err() == nil:
+			c.requestFailed(p, httpcore.ErrorFailure(err, c.scrub.Load()))
+		}
+	default:
+		httpcore.Discard(resp.Body)
+		reason := "HTTP " + resp.Status + " without an answer"
+		if mt != "" {
+			reason = fmt.Sprintf("HTTP %s with an answer of type %q", resp.Status, mt)
+		}
+		c.requestFailed(p, transport.RequestFailure{Status: resp.StatusCode, Reason: reason})
+	}
+}
+
+// fallbackStatus lists the answers to the initialize POST that mark a
+// server of the 2024-11-05 HTTP+SSE era (the specification's backwards
+// compatibility rule).
+func fallbackStatus(status int) bool {
+	return status == http.StatusBadRequest || status == http.StatusNotFound || status == http.StatusMethodNotAllowed
+}
+
+func isTooLarge(err error) bool {
+	_, ok := err.(*transport.FrameTooLargeError)
+	return ok
+}
+
+// finish settles a post whose goroutine is ending: its requests leave the
+// in-flight set; one that is still unanswered (the server's answer did not
+// hold its response) gets a synthesized error; a cancellation the post
+// carried aborts the requests it names.
+func (c *conn) finish(p *post) {
+	var answers [][]byte
+	c.mu.Lock()
+	for _, pd := range p.pend {
+		if c.inflight[pd.id] == pd {
+			delete(c.inflight, pd.id)
+		}
+		if !pd.done && !pd.abandoned && !c.closed {
+			pd.done = true
+			answers = append(answers, httpcore.FailureAnswer(pd.id, transport.RequestFailure{
+				Status: 0, Reason: "the server's answer held no response to this request",
+			}))
+		}
+	}
+	var abort []*post
+	for _, id := range p.out.Cancels {
+		if pd := c.inflight[id]; pd != nil && !pd.done {
+			pd.abandoned = true
+			abort = append(abort, pd.post)
+		}
+	}
+	c.mu.Unlock()
+	if p.cancel != nil {
+		p.cancel()
+	}
+	// The server has the cancellation: stop waiting for the answer (the
+	// specification asks for the explicit notification first, so that the
+	// closed stream is not read as a cancellation).
+	for _, a := range abort {
+		a.cancel()
+	}
+	for _, a := range answers {
+		c.sink.Deliver(a)
+	}
+}
+
+// requestFailed answers the post's unanswered requests with a synthesized
+// CodeRequestFailed error; for a notification or response it only logs.
+func (c *conn) requestFailed(p *post, f transport.RequestFailure) {
+	if len(p.pend) == 0 {
+		c.log.Warn("POST of a notification or response failed", slog.String("url", c.name), slog.String("reason", f.Reason))
+		return
+	}
+	var answers [][]byte
+	c.mu.Lock()
+	for _, pd := range p.pend {
+		if pd.done || pd.abandoned {
+			continue
+		}
+		pd.done = true
+		delete(c.inflight, pd.id)
+		answers = append(answers, httpcore.FailureAnswer(pd.id, f))
+	}
+	c.mu.Unlock()
+	c.log.Debug("request failed", slog.String("url", c.name), slog.String("reason", f.Reason))
+	for _, a := range answers {
+		c.sink.Deliver(a)
+	}
+}
+
+// answered reports whether every request of p has its answer.
+func (c *conn) answered(p *post) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, pd := range p.pend {
+		if !pd.done {
+			return false
+		}
+	}
+	return true
+}
+
+// deliverInbound hands a received frame to the session, unless it only
+// repeats answers already delivered (a replayed stream) or answers
+// requests this connection never sent or no longer waits for. p is the
+// post whose answer stream carried the frame, nil for the GET stream.
+func (c *conn) deliverInbound(frame []byte, p *post) {
+	in := httpcore.Inspect(frame)
+	c.mu.Lock()
+	fresh := in.Others > 0 || len(in.Orphans) > 0
+	for _, id := range in.Responses {
+		pd := c.inflight[id]
+		if pd == nil || pd.done {
+			continue
+		}
+		pd.done = true
+		delete(c.inflight, id)
+		fresh = true
+		if p != nil && p.out.Initialize && c.version == "" {
+			if v := in.ProtocolVersion(id); validVersion(v) {
+				// Sent from now on: notifications/initialized may go out
+				// before the session calls Negotiated.
+				c.version = v
+			}
+		}
+	}
+	// An error without an id, on the answer stream of a single request,
+	// can only be about that request: give it the request's id so that the
+	// caller gets the server's error instead of waiting for a timeout.
+	if p != nil && len(p.pend) == 1 && len(in.Orphans) == 1 && len(in.Responses) == 0 && in.Others == 0 && !p.pend[0].done {
+		pd := p.pend[0]
+		pd.done = true
+		delete(c.inflight, pd.id)
+		frame = messages.AppendError(nil, pd.id, in.Orphans[0])
+	}
+	c.mu.Unlock()
+	if !fresh {
+		c.log.Debug("dropped a repeated or unknown answer", slog.String("url", c.name))
+		return
+	}
+	c.sink.Deliver(frame)
+}
