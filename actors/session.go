@@ -134,7 +134,7 @@ func (a *sessionActor) setState(to State, err error) {
 		return
 	}
 	a.state = to
-	a.sh.publishState(StateChange{From: from, To: to, Err: err, Attempt: a.restarter.Attempts()})
+	a.sh.publishState(StateChange{From: from, To: to, Err: err, Attempt: a.restarter.Attempts(), At: time.Now()})
 }
 
 func (a *sessionActor) stopTimers() {

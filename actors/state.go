@@ -1,5 +1,7 @@
 package actors
 
+import "time"
+
 // State is a session's lifecycle state.
 type State int32
 
@@ -39,4 +41,7 @@ type StateChange struct {
 	Err error
 	// Attempt counts reconnect attempts since the last ready.
 	Attempt int
+	// At is when the session changed state (callbacks run later, on the
+	// session's dispatcher).
+	At time.Time
 }

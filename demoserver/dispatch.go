@@ -178,6 +178,9 @@ func (s *session) handleRequest(m *messages.Message, b *batchCollector) {
 
 // run handles a request and sends its response (unless cancelled).
 func (s *session) run(r *request, h handlerFunc) {
+	if r.method != messages.MethodInitialize {
+		s.srv.stall.wait(r.ctx, s.srv.opts.StallAfter, s.srv.opts.StallFor)
+	}
 	if d := s.srv.opts.Delay; d > 0 && r.method != messages.MethodInitialize {
 		t := time.NewTimer(d)
 		select {

@@ -58,6 +58,15 @@ type Options struct {
 	StderrSpam int
 	// Stderr receives the StderrSpam noise (nothing is written if nil).
 	Stderr io.Writer
+	// StallAfter and StallFor (fault): StallAfter after the server's first
+	// request other than initialize, the whole server stops handling
+	// requests for StallFor (a GC pause, a blocked database): requests
+	// arriving in the window wait until it ends. Load tests use it to show
+	// coordinated omission.
+	StallAfter, StallFor time.Duration
+	// BadOutput (fault): the echo tool's structuredContent does not match
+	// its outputSchema (the required "text" is missing).
+	BadOutput bool
 
 	// ClientRequestTimeout bounds how long the server waits for the
 	// client's answer to sampling/createMessage, elicitation/create and
@@ -114,6 +123,7 @@ type Server struct {
 	tools   []*tool
 	toolMap map[string]*tool
 	prompts []promptDef
+	stall   stallWindow
 }
 
 // New returns a Server with the given options.

@@ -32,6 +32,11 @@ func toolEcho(r *request, buf []byte) ([]byte, *messages.WireError) {
 	start := len(buf)
 	buf = appendString(buf, *a.Text)
 	end := len(buf)
+	if r.s.srv.opts.BadOutput {
+		buf = append(buf, `}],"structuredContent":{"echo":`...)
+		buf = append(buf, buf[start:end]...)
+		return append(buf, "}}"...), nil
+	}
 	buf = append(buf, `}],"structuredContent":{"text":`...)
 	buf = append(buf, buf[start:end]...)
 	return append(buf, "}}"...), nil

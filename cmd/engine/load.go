@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
-	"io"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -13,201 +15,404 @@ import (
 	"github.com/mcpengine/mcpengine/messages"
 )
 
+// Exit statuses of engine load (and engine load compare).
+const (
+	exitLoadFailedCalls = 1   // calls failed (and no threshold judges errors), or the run could not be made
+	exitThreshold       = 3   // a --threshold was crossed; compare: a regression beyond the tolerance
+	exitInterrupted     = 130 // SIGINT/SIGTERM
+)
+
+// loadFlags are engine load's own flags.
+type loadFlags struct {
+	sessions    int
+	concurrency int
+	duration    time.Duration
+	count       int64
+	rate        float64
+	model       string
+	stages      string
+	warmup      string
+	churn       int64
+
+	tool     string
+	argsJSON string
+	method   string
+	scenario string
+	data     string
+	genArgs  bool
+	noCheck  bool
+
+	outputs    []string
+	thresholds []string
+	lateAfter  time.Duration
+	interval   time.Duration
+	quiet      bool
+	prometheus string
+}
+
 func newLoadCmd() *cobra.Command {
 	var (
-		f           targetFlags
-		sessions    int
-		concurrency int
-		duration    time.Duration
-		count       int64
-		tool        string
-		argsJSON    string
-		method      string
+		f  targetFlags
+		lf loadFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "load",
 		Short: "Load-test a server: many sessions, concurrent calls, latency report",
-		Long: `Load-test a server. load opens -s sessions (each its own server process for
-stdio targets), then keeps -c calls in flight on each session until -z has
-passed or -n calls were made in all (whichever comes first), and reports
-throughput, latency percentiles and failures by kind.
+		Long: `Load-test an MCP server and report throughput, latency percentiles and
+failures by kind.
 
-By default every call is tools/call echo {"text":"hello"} against the
-embedded demo server. A tool result with isError: true counts as a failure.
-Latency is measured per call from send to answer, failures included;
-connecting the sessions is timed separately and not part of it.
+Two load models:
+  closed (default)  -s sessions each keep -c calls in flight: the next call
+                    starts when one returns. Measures what the server can do.
+  open (-r RATE)    calls arrive at RATE per second in total (not per session),
+                    whatever the server does; each session sends at most -c at
+                    once. Latency is measured from the scheduled send time, so
+                    a stall is charged to every call it held up (no coordinated
+                    omission); "service" time is from the actual send.
 
-The exit status is 1 if any call failed, 130 if interrupted.`,
+--stages ramps the level linearly, k6 style ("10s:100,30s:500,10s:0", an
+optional first bare number is the starting level): the arrival rate in the
+open model, the number of active sessions in the closed one. --warmup runs
+first (a duration, or a number of calls) and is not counted. --churn N
+closes each session after N calls and opens a new one, for the whole run:
+a server that leaks per session shows it in the memory figures. For stdio
+targets every session is its own server process; their CPU and memory are
+sampled once per --interval.
+
+Every call is tools/call echo {"text":"hello"} against the embedded demo
+server unless --call/--args, --method or --scenario say otherwise. --args
+may be a Go template ({{.N}} request number, {{.Session}}, {{randInt 1 9}},
+{{.Row.col}} from --data FILE.csv|.jsonl, ...). A tool result with
+isError: true, or whose structuredContent does not match the tool's
+outputSchema, is a failure.
+
+Output: a live progress line on a terminal (plain lines every 10s
+otherwise), then the report. -O FORMAT[=FILE] (repeatable) picks text,
+json, csv, html (one self-contained offline file with charts) or prom
+(Prometheus text); without =FILE it goes to stdout.
+
+Thresholds (--threshold 'p99<200ms', repeatable) judge the run; a
+misspelled one is a usage error. Exit status: 0 passed; 1 calls failed (when
+no threshold judges errors) or the run could not be made; 2 usage error;
+3 a threshold was crossed; 130 interrupted.`,
 		Example: `  engine load
   engine load -s 8 -c 16 -z 30s
-  engine load -n 10000 --method ping
-  engine load --call add --args '{"a":1,"b":2}' --json
-  engine load --demo-args "--delay 5ms" -c 64
+  engine load -r 500 -z 10s --threshold 'p99<50ms' --threshold 'error_rate<1%'
+  engine load --model open --stages 10s:100,30s:500,10s:0
+  engine load --stages 10s:20,20s:20 -c 4            # ramp to 20 sessions, hold
+  engine load --churn 100 -z 1m                       # reconnect every 100 calls
+  engine load --call add --args '{"a":{{randInt 1 9}},"b":{{.N}}}'
+  engine load --scenario mix.yaml --data users.csv -O html=report.html
+  engine load -n 10000 -O json=base.json && engine load compare base.json new.json
   engine load --stdio "npx -y @modelcontextprotocol/server-everything" --call echo --args '{"message":"hi"}'`,
-		Args: exactArgs(0, "no arguments"),
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			if sessions < 1 || concurrency < 1 {
-				return usagef("-s and -c must be at least 1")
-			}
-			if count < 0 || duration < 0 {
-				return usagef("-n and -z must not be negative")
-			}
-			if cmd.Flags().Changed("count") && !cmd.Flags().Changed("duration") {
-				duration = 0 // -n alone: run until the count is reached
-			}
-			if count == 0 && duration == 0 {
-				return usagef("give a duration (-z) or a count (-n)")
-			}
-			if f.strict && f.protocolVersion == "" {
-				return usagef("--strict needs --protocol-version")
-			}
-			cfg := loadgen.Config{
-				Engine:         f.engineConfig(cmd.ErrOrStderr()),
-				Sessions:       sessions,
-				Concurrency:    concurrency,
-				Duration:       duration,
-				Count:          count,
-				Timeout:        f.timeout,
-				ConnectTimeout: f.connectTimeout,
-			}
-			switch method {
-			case "", "call", messages.MethodToolsCall:
-				cfg.Method, cfg.Tool = messages.MethodToolsCall, tool
-			default:
-				if cmd.Flags().Changed("call") {
-					return usagef("--call applies to --method tools/call only")
-				}
-				cfg.Method = method
-			}
-			if argsJSON != "" {
-				if !json.Valid([]byte(argsJSON)) {
-					return usagef("--args is not valid JSON: %s", argsJSON)
-				}
-				cfg.Args = messages.RawMessage(argsJSON)
-			}
-			sc, label, err := f.target()
-			if err != nil {
-				return err
-			}
-			cfg.Label = label
-			cfg.Target = func(int) mcpengine.SessionConfig { return mcpengine.SessionConfig{Server: sc} }
-
-			if !f.json {
-				fmt.Fprintf(cmd.ErrOrStderr(), "load: %d sessions x %d concurrent calls against %s, %s ...\n",
-					sessions, concurrency, label, runLimit(duration, count))
-			}
-			res, err := loadgen.Run(cmd.Context(), cfg)
-			if err != nil {
-				return err
-			}
-			w := cmd.OutOrStdout()
-			if f.json {
-				if err := printJSON(w, res); err != nil {
-					return err
-				}
-				return loadStatus(res)
-			}
-			printLoadReport(w, res)
-			return loadStatus(res)
-		},
+		Args: exactArgs(0, "no arguments (see also: engine load compare)"),
+		RunE: func(cmd *cobra.Command, _ []string) error { return runLoad(cmd, &f, &lf) },
 	}
 	f.register(cmd.Flags())
 	fl := cmd.Flags()
-	fl.IntVarP(&sessions, "sessions", "s", 4, "number of sessions (server processes for stdio targets)")
-	fl.IntVarP(&concurrency, "concurrency", "c", 8, "concurrent calls per session")
-	fl.DurationVarP(&duration, "duration", "z", 5*time.Second, "how long to run (ignored when only -n is given)")
-	fl.Int64VarP(&count, "count", "n", 0, "total number of calls (all sessions together)")
-	fl.StringVar(&tool, "call", "echo", "tool to call")
-	fl.StringVar(&argsJSON, "args", "", `tool arguments as JSON (default {"text":"hello"} for echo), or the params of --method`)
-	fl.StringVar(&method, "method", messages.MethodToolsCall, "JSON-RPC method: tools/call, ping, or any other (params from --args)")
+	fl.IntVarP(&lf.sessions, "sessions", "s", 4, "number of sessions (server processes for stdio targets)")
+	fl.IntVarP(&lf.concurrency, "concurrency", "c", 8, "calls in flight per session (open model: at most)")
+	fl.DurationVarP(&lf.duration, "duration", "z", 5*time.Second, "measured time (ignored when only -n is given)")
+	fl.Int64VarP(&lf.count, "count", "n", 0, "measured calls, all sessions together")
+	fl.Float64VarP(&lf.rate, "rate", "r", 0, "open model: total arrival rate, calls per second over all sessions")
+	fl.StringVar(&lf.model, "model", "", "closed or open (default: open with -r, else closed)")
+	fl.StringVar(&lf.stages, "stages", "", `ramp "DUR:TARGET,...": rate (open) or sessions (closed), e.g. 10s:100,30s:500,10s:0`)
+	fl.StringVar(&lf.warmup, "warmup", "", "run this long (e.g. 2s) or this many calls (e.g. 500) first, not counted")
+	fl.Int64Var(&lf.churn, "churn", 0, "close each session after this many calls and open a new one")
+	fl.StringVar(&lf.tool, "call", "echo", "tool to call")
+	fl.StringVar(&lf.argsJSON, "args", "", `tool arguments as JSON or a Go template (default {"text":"hello"} for echo), or the params of --method`)
+	fl.StringVar(&lf.method, "method", messages.MethodToolsCall, "JSON-RPC method: tools/call, ping, tools/list, or any other (params from --args)")
+	fl.StringVar(&lf.scenario, "scenario", "", "YAML scenario: a weighted mix of calls, reads, prompts, lists and pings")
+	fl.StringVar(&lf.data, "data", "", "CSV (with header) or JSONL file whose rows feed {{.Row.field}} in templates")
+	fl.BoolVar(&lf.genArgs, "gen-args", false, "generate the tool's arguments on every call from its inputSchema")
+	fl.BoolVar(&lf.noCheck, "no-validate", false, "do not check tool results against their outputSchema")
+	fl.StringArrayVarP(&lf.outputs, "output", "O", nil, "report format[=FILE]: text, json, csv, html, prom (repeatable)")
+	fl.StringArrayVar(&lf.thresholds, "threshold", nil, `pass/fail check "METRIC OP VALUE", e.g. 'p99<200ms' (repeatable)`)
+	fl.DurationVar(&lf.lateAfter, "late-after", loadgen.DefaultLateAfter, "open model: a call sent this far behind schedule counts as late")
+	fl.DurationVar(&lf.interval, "interval", time.Second, "timeline and progress interval")
+	fl.BoolVarP(&lf.quiet, "quiet", "q", false, "no progress output on stderr")
+	fl.StringVar(&lf.prometheus, "prometheus", "", "serve the engine's metrics (mcp.client.*, sessions, reconnects) at ADDR/metrics during the run, e.g. 127.0.0.1:9464 (loopback only)")
+	cmd.AddCommand(newLoadCompareCmd())
 	return cmd
 }
 
-// loadStatus is the exit status of a finished run: 130 if interrupted, 1
-// if any call failed.
-func loadStatus(r *loadgen.Result) error {
-	switch {
-	case r.Interrupted:
-		return &exitError{code: 130, msg: "interrupted"}
-	case r.Failed > 0:
-		return &exitError{code: 1, msg: fmt.Sprintf("%d of %d calls failed", r.Failed, r.Calls)}
+// runLoad checks the flags, runs the load and writes the reports.
+func runLoad(cmd *cobra.Command, f *targetFlags, lf *loadFlags) error {
+	cfg, outs, checks, err := lf.config(cmd, f)
+	if err != nil {
+		return err
+	}
+	sc, label, err := f.target()
+	if err != nil {
+		return err
+	}
+	cfg.Label = label
+	// Telemetry (--otel) starts before the engine and flushes after Run
+	// closed it, so the last spans get out.
+	stopTel, err := f.startTelemetry(cmd, lf.prometheus)
+	if err != nil {
+		return err
+	}
+	defer stopTel()
+	cfg.Engine = f.engineConfig(cmd.ErrOrStderr())
+	cfg.Timeout, cfg.ConnectTimeout = f.timeout, f.connectTimeout
+	cfg.Target = func(int) mcpengine.SessionConfig { return mcpengine.SessionConfig{Server: sc} }
+
+	stderr := cmd.ErrOrStderr()
+	textToStdout := outs.textOnStdout()
+	if !lf.quiet && textToStdout {
+		fmt.Fprintf(stderr, "load: %s against %s, %s ...\n", describeLoad(cfg), label, runLimit(cfg))
+	}
+	var prog *progressPrinter
+	if !lf.quiet {
+		prog = newProgressPrinter(stderr)
+		cfg.Progress = prog.update
+	}
+	res, err := loadgen.Run(cmd.Context(), *cfg)
+	if prog != nil {
+		prog.done()
+	}
+	if err != nil {
+		var ce *loadgen.ConnectError
+		if errors.As(err, &ce) && !ce.Fatal && !f.verbose && cmd.Context().Err() == nil {
+			return fmt.Errorf("%w; run with -v to see the server's stderr", err)
+		}
+		return err
+	}
+	for _, t := range checks {
+		res.Thresholds = append(res.Thresholds, t.Check(res))
+	}
+	if err := outs.write(cmd.OutOrStdout(), res); err != nil {
+		return err
+	}
+	return loadStatus(res, checks)
+}
+
+// config turns the flags into a run configuration.
+func (lf *loadFlags) config(cmd *cobra.Command, f *targetFlags) (*loadgen.Config, outputs, []*loadgen.Threshold, error) {
+	changed := cmd.Flags().Changed
+	if lf.sessions < 1 || lf.concurrency < 1 {
+		return nil, nil, nil, usagef("-s and -c must be at least 1")
+	}
+	if lf.count < 0 || lf.duration < 0 || lf.rate < 0 || lf.churn < 0 {
+		return nil, nil, nil, usagef("-n, -z, -r and --churn must not be negative")
+	}
+	if f.strict && f.protocolVersion == "" {
+		return nil, nil, nil, usagef("--strict needs --protocol-version")
+	}
+	cfg := &loadgen.Config{
+		Sessions: lf.sessions, Concurrency: lf.concurrency,
+		Duration: lf.duration, Count: lf.count, Rate: lf.rate,
+		Churn: lf.churn, NoOutputCheck: lf.noCheck,
+		LateAfter: lf.lateAfter, Interval: lf.interval,
+	}
+	if changed("count") && !changed("duration") {
+		cfg.Duration = 0 // -n alone: run until the count is reached
+	}
+
+	switch lf.model {
+	case "":
+		if lf.rate > 0 {
+			cfg.Model = loadgen.Open
+		} else {
+			cfg.Model = loadgen.Closed
+		}
+	case "open":
+		cfg.Model = loadgen.Open
+	case "closed":
+		cfg.Model = loadgen.Closed
+		if lf.rate > 0 {
+			return nil, nil, nil, usagef("-r is the open model's arrival rate; drop --model closed")
+		}
+	default:
+		return nil, nil, nil, usagef("--model %q: use closed or open", lf.model)
+	}
+	if lf.stages != "" {
+		start, stages, err := loadgen.ParseStages(lf.stages)
+		if err != nil {
+			return nil, nil, nil, usagef("--%v", err)
+		}
+		if changed("duration") {
+			return nil, nil, nil, usagef("--stages set the run's length; drop -z")
+		}
+		if lf.rate > 0 {
+			return nil, nil, nil, usagef("--stages ramp the rate; drop -r (use --model open)")
+		}
+		if cfg.Model == loadgen.Closed && changed("sessions") {
+			return nil, nil, nil, usagef("in the closed model --stages set the number of sessions; drop -s")
+		}
+		cfg.Stages, cfg.StartLevel, cfg.Duration = stages, start, 0
+		if cfg.Model == loadgen.Closed {
+			cfg.Sessions = 0
+		}
+	} else if cfg.Model == loadgen.Open && lf.rate <= 0 {
+		return nil, nil, nil, usagef("the open model needs -r RATE (calls per second in total) or --stages")
+	}
+	if cfg.Count == 0 && cfg.Duration == 0 && len(cfg.Stages) == 0 {
+		return nil, nil, nil, usagef("give a duration (-z), a count (-n) or --stages")
+	}
+	if lf.warmup != "" {
+		if n, err := strconv.ParseInt(lf.warmup, 10, 64); err == nil && n >= 0 {
+			cfg.WarmupCount = n
+		} else if d, err := time.ParseDuration(lf.warmup); err == nil && d >= 0 {
+			cfg.WarmupDuration = d
+		} else {
+			return nil, nil, nil, usagef("--warmup %q: give a duration (2s) or a number of calls (500)", lf.warmup)
+		}
+		if len(cfg.Stages) > 0 && cfg.StartLevel <= 0 && (cfg.WarmupCount > 0 || cfg.WarmupDuration > 0) {
+			return nil, nil, nil, usagef("--warmup runs at the stages' starting level, which is 0: start them from a level, e.g. --stages 50,10s:100")
+		}
+	}
+
+	w, err := lf.workload(changed)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	cfg.Workload = w
+
+	outs, err := parseOutputs(lf.outputs, f.json)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var checks []*loadgen.Threshold
+	for _, s := range lf.thresholds {
+		t, err := loadgen.ParseThreshold(s)
+		if err != nil {
+			return nil, nil, nil, usagef("%v", err)
+		}
+		checks = append(checks, t)
+	}
+	return cfg, outs, checks, nil
+}
+
+// workload builds the request mix from --scenario or --call/--method/--args.
+func (lf *loadFlags) workload(changed func(string) bool) (*loadgen.Workload, error) {
+	var w *loadgen.Workload
+	if lf.scenario != "" {
+		for _, fl := range []string{"call", "args", "method", "gen-args"} {
+			if changed(fl) {
+				return nil, usagef("--%s and --scenario are exclusive: the scenario file lists the requests", fl)
+			}
+		}
+		var err error
+		if w, err = loadgen.LoadScenario(lf.scenario); err != nil {
+			return nil, usagef("%v", err)
+		}
+	} else {
+		method, tool := lf.method, lf.tool
+		switch method {
+		case "", "call", messages.MethodToolsCall:
+			method = messages.MethodToolsCall
+		default:
+			if changed("call") {
+				return nil, usagef("--call applies to --method tools/call only")
+			}
+			tool = ""
+		}
+		if lf.genArgs && lf.argsJSON != "" {
+			return nil, usagef("--gen-args and --args are exclusive")
+		}
+		if lf.genArgs && method != messages.MethodToolsCall {
+			return nil, usagef("--gen-args applies to tools/call only")
+		}
+		if lf.argsJSON != "" && !strings.Contains(lf.argsJSON, "{{") && !json.Valid([]byte(lf.argsJSON)) {
+			return nil, usagef("--args is not valid JSON: %s", lf.argsJSON)
+		}
+		var args []byte
+		if lf.argsJSON != "" {
+			args = []byte(lf.argsJSON)
+		}
+		if lf.genArgs {
+			w = &loadgen.Workload{Requests: []loadgen.Request{{Method: method, Tool: tool, GenArgs: true}}}
+		} else {
+			var err error
+			if w, err = loadgen.SingleRequest(method, tool, args); err != nil {
+				return nil, usagef("%v", err)
+			}
+		}
+	}
+	if lf.data != "" {
+		rows, err := loadgen.LoadData(lf.data)
+		if err != nil {
+			return nil, usagef("--data: %v", err)
+		}
+		w.Rows, w.DataFile = rows, lf.data
+	}
+	return w, nil
+}
+
+// loadStatus is the exit status of a finished run: 130 if interrupted, 3
+// if a threshold was crossed, 1 if calls failed and no threshold judged
+// errors.
+func loadStatus(r *loadgen.Result, checks []*loadgen.Threshold) error {
+	if r.Interrupted {
+		return &exitError{code: exitInterrupted, msg: "interrupted"}
+	}
+	var crossed []string
+	judgesErrors := false
+	for i, t := range checks {
+		judgesErrors = judgesErrors || t.Metric.Errors
+		if tr := r.Thresholds[i]; !tr.Pass {
+			crossed = append(crossed, thresholdLine(tr))
+		}
+	}
+	if len(crossed) > 0 {
+		return &exitError{code: exitThreshold, msg: "threshold crossed: " + strings.Join(crossed, "; ")}
+	}
+	if r.Failed > 0 && !judgesErrors {
+		return &exitError{code: exitLoadFailedCalls, msg: fmt.Sprintf("%d of %d calls failed", r.Failed, r.Calls)}
 	}
 	return nil
 }
 
-func runLimit(d time.Duration, n int64) string {
+func thresholdLine(tr loadgen.ThresholdResult) string {
+	if tr.Note != "" {
+		return fmt.Sprintf("%s (%s)", tr.Expr, tr.Note)
+	}
+	return fmt.Sprintf("%s (%s = %s)", tr.Expr, tr.Metric, loadgen.FormatValue(loadgen.Unit(tr.Unit), tr.Actual))
+}
+
+// describeLoad says in words what the load is.
+func describeLoad(c *loadgen.Config) string {
 	switch {
-	case n > 0 && d > 0:
-		return fmt.Sprintf("%d calls or %v, whichever comes first", n, d)
-	case n > 0:
-		return fmt.Sprintf("%d calls", n)
+	case c.Model == loadgen.Open && len(c.Stages) > 0:
+		return fmt.Sprintf("open model, arrival rate ramping %s, at most %d in flight on each of %d sessions",
+			loadgen.StagesString(c.StartLevel, c.Stages), c.Concurrency, c.Sessions)
+	case c.Model == loadgen.Open:
+		return fmt.Sprintf("open model, %g calls/s in total, at most %d in flight on each of %d sessions", c.Rate, c.Concurrency, c.Sessions)
+	case len(c.Stages) > 0:
+		return fmt.Sprintf("closed model, sessions ramping %s, %d calls in flight each", loadgen.StagesString(c.StartLevel, c.Stages), c.Concurrency)
 	}
-	return fmt.Sprintf("for %v", d)
+	return fmt.Sprintf("%d sessions x %d concurrent calls", c.Sessions, c.Concurrency)
 }
 
-// printLoadReport prints a Result for people.
-func printLoadReport(w io.Writer, r *loadgen.Result) {
-	what := r.Method
-	if r.Method == messages.MethodToolsCall {
-		what += " " + r.Tool
-	}
-	if len(r.Args) > 0 {
-		what += " " + string(r.Args)
-	}
-	fmt.Fprintf(w, "Target:      %s\n", r.Target)
-	fmt.Fprintf(w, "Request:     %s\n", what)
-	fmt.Fprintf(w, "Sessions:    %d, %d concurrent calls each (%d in flight)\n", r.Sessions, r.Concurrency, r.Sessions*r.Concurrency)
-	fmt.Fprintf(w, "Connect:     all ready in %s (per session: min %s, mean %s, max %s)\n",
-		fmtDuration(r.Connect.Total), fmtDuration(r.Connect.Min), fmtDuration(r.Connect.Mean), fmtDuration(r.Connect.Max))
-	fmt.Fprintln(w)
-	fmt.Fprintf(w, "Calls:       %d in %s = %.0f calls/s\n", r.Calls, fmtDuration(r.Duration), r.CallsPerSecond)
-	fmt.Fprintf(w, "Succeeded:   %d (%s)\n", r.OK, percent(r.OK, r.Calls))
-	fmt.Fprintf(w, "Failed:      %d (%s)\n", r.Failed, percent(r.Failed, r.Calls))
-	if r.Failed > 0 {
-		for _, e := range []struct {
-			n          int64
-			key, label string
-		}{
-			{r.Errors.RPC, "rpc", "server error answers (JSON-RPC error)"},
-			{r.Errors.Tool, "tool", "tool errors (result isError: true)"},
-			{r.Errors.Timeout, "timeout", "timeouts (no answer within --timeout)"},
-			{r.Errors.Transport, "transport", "transport errors (connection lost, session closed)"},
-			{r.Errors.Other, "other", "other (rejected by the engine, bad result)"},
-		} {
-			if e.n == 0 {
-				continue
-			}
-			fmt.Fprintf(w, "  %-8d %s\n", e.n, e.label)
-			if msg := r.FirstErrors[e.key]; msg != "" {
-				fmt.Fprintf(w, "           first: %s\n", oneLine(msg))
-			}
+func runLimit(c *loadgen.Config) string {
+	var s string
+	d, n := c.Duration, c.Count
+	switch {
+	case len(c.Stages) > 0 && n > 0:
+		s = fmt.Sprintf("%d calls or the stages' end, whichever comes first", n)
+	case len(c.Stages) > 0:
+		var total time.Duration
+		for _, st := range c.Stages {
+			total += st.Duration
 		}
+		s = fmt.Sprintf("for %v", total)
+	case n > 0 && d > 0:
+		s = fmt.Sprintf("%d calls or %v, whichever comes first", n, d)
+	case n > 0:
+		s = fmt.Sprintf("%d calls", n)
+	default:
+		s = fmt.Sprintf("for %v", d)
 	}
-	if r.Calls > 0 {
-		l := r.Latency
-		fmt.Fprintln(w)
-		fmt.Fprintln(w, "Latency (per call, all calls):")
-		fmt.Fprintf(w, "  p50   %9s   half the calls were faster than this\n", fmtDuration(l.P50))
-		fmt.Fprintf(w, "  p90   %9s\n", fmtDuration(l.P90))
-		fmt.Fprintf(w, "  p95   %9s\n", fmtDuration(l.P95))
-		fmt.Fprintf(w, "  p99   %9s   1 call in 100 was slower than this\n", fmtDuration(l.P99))
-		fmt.Fprintf(w, "  p99.9 %9s\n", fmtDuration(l.P999))
-		fmt.Fprintf(w, "  max   %9s\n", fmtDuration(l.Max))
-		fmt.Fprintf(w, "  mean  %9s   (min %s)\n", fmtDuration(l.Mean), fmtDuration(l.Min))
+	switch {
+	case c.WarmupDuration > 0:
+		s += fmt.Sprintf(" after a %v warm-up", c.WarmupDuration)
+	case c.WarmupCount > 0:
+		s += fmt.Sprintf(" after %d warm-up calls", c.WarmupCount)
 	}
-	if r.Interrupted {
-		fmt.Fprintln(w)
-		fmt.Fprintln(w, "Interrupted: the run was stopped early; calls cut short are not counted.")
+	if c.Churn > 0 {
+		s += fmt.Sprintf(", reconnecting every %d calls", c.Churn)
 	}
-}
-
-func percent(n, of int64) string {
-	if of == 0 {
-		return "-"
-	}
-	p := 100 * float64(n) / float64(of)
-	if p > 0 && p < 0.01 {
-		return "<0.01%"
-	}
-	return fmt.Sprintf("%.2f%%", p)
+	return s
 }

@@ -250,63 +250,6 @@ func TestReadAndPrompt(t *testing.T) {
 	require.NotEmpty(t, res.Messages)
 }
 
-func TestLoadCount(t *testing.T) {
-	t.Parallel()
-	r := ok(t, "load", "-n", "200", "-s", "2", "-c", "4")
-	assert.Regexp(t, `(?m)^Calls: +200 in .+ = \d+ calls/s$`, r.stdout)
-	assert.Regexp(t, `(?m)^Succeeded: +200 \(100\.00%\)$`, r.stdout)
-	for _, p := range []string{"p50", "p90", "p95", "p99", "p99.9", "max"} {
-		assert.Regexp(t, `(?m)^  `+regexpQuote(p)+` +\S+`, r.stdout)
-	}
-
-	r = ok(t, "load", "-n", "200", "-s", "2", "-c", "4", "--json")
-	var res struct {
-		Calls    int64            `json:"calls"`
-		OK       int64            `json:"ok"`
-		Failed   int64            `json:"failed"`
-		Sessions int              `json:"sessions"`
-		Errors   map[string]int64 `json:"errors"`
-		Latency  map[string]int64 `json:"latency_us"`
-		Connect  map[string]int64 `json:"connect_us"`
-		Rate     float64          `json:"calls_per_s"`
-	}
-	require.NoError(t, json.Unmarshal([]byte(r.stdout), &res), r.stdout)
-	assert.EqualValues(t, 200, res.Calls)
-	assert.EqualValues(t, 200, res.OK)
-	assert.Zero(t, res.Failed)
-	assert.Equal(t, 2, res.Sessions)
-	assert.Len(t, res.Errors, 5)
-	assert.Positive(t, res.Rate)
-	prev := int64(0)
-	for _, k := range []string{"p50", "p90", "p95", "p99", "p99_9", "max"} {
-		require.Contains(t, res.Latency, k)
-		assert.GreaterOrEqual(t, res.Latency[k], prev, k)
-		prev = res.Latency[k]
-	}
-	assert.Positive(t, res.Connect["total"])
-}
-
-func TestLoadCountsIsErrorAsFailure(t *testing.T) {
-	t.Parallel()
-	r := engine(t, "", "load", "-n", "50", "-s", "1", "-c", "2", "--call", "fail", "--json")
-	assert.Equal(t, 1, r.code)
-	assert.Equal(t, "engine: 50 of 50 calls failed\n", r.stderr)
-	var res struct {
-		OK     int64            `json:"ok"`
-		Errors map[string]int64 `json:"errors"`
-	}
-	require.NoError(t, json.Unmarshal([]byte(r.stdout), &res), r.stdout)
-	assert.Zero(t, res.OK)
-	assert.EqualValues(t, 50, res.Errors["tool"])
-}
-
-func TestLoadPingForDuration(t *testing.T) {
-	t.Parallel()
-	r := ok(t, "load", "-z", "300ms", "-s", "1", "-c", "2", "--method", "ping")
-	assert.Contains(t, r.stdout, "Request:     ping\n")
-	assert.Regexp(t, `(?m)^Failed: +0 `, r.stdout)
-}
-
 func TestBadStdioCommandFailsFast(t *testing.T) {
 	t.Parallel()
 	r := engine(t, "", "ping", "--stdio", "/nonexistent/mcp-server --flag 'quoted arg'")

@@ -119,6 +119,9 @@ func (f *serveFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&f.logLevel, "log-level", "warn", "stderr log level: debug, info, warn, error")
 
 	fl.DurationVar(&o.Delay, "delay", 0, "fault: delay before handling every request except initialize")
+	fl.DurationVar(&o.StallAfter, "stall-after", 0, "fault: with --stall-for, how long after the first request the whole server stalls")
+	fl.DurationVar(&o.StallFor, "stall-for", 0, "fault: stop handling requests for this long (once), e.g. 1s")
+	fl.BoolVar(&o.BadOutput, "bad-output", false, "fault: echo's structuredContent does not match its outputSchema")
 	fl.IntVar(&o.ExitAfter, "exit-after", 0, "fault: exit the process (status 3) when request N+1 of a session arrives")
 	fl.IntVar(&o.CloseAfter, "close-after", 0, "fault: close the connection when request N+1 of a session arrives, staying alive")
 	fl.IntVar(&o.GarbageEvery, "garbage-every", 0, "fault: write a garbage frame before every Nth response")

@@ -93,26 +93,45 @@ func StartFailure(err error) bool {
 		errors.Is(err, fs.ErrNotExist) || errors.Is(err, fs.ErrPermission)
 }
 
+// Phases times one connect: Dial is from opening the session until its
+// transport was up (the process started, or the connection made),
+// Handshake from then until initialize was answered and the session
+// ready. Dial is zero when the transport came up before the session could
+// be watched (an in-process pipe); Handshake then holds all of it.
+type Phases struct {
+	Dial, Handshake time.Duration
+}
+
 // Connect opens a session on eng and waits until it is ready, at most
 // timeout (DefaultConnectTimeout if zero). Unlike Engine.Connect it gives up
 // at once when the server cannot be started, and its error (a
 // *ConnectError) carries the session's last connection error. On failure
 // the session is closed again.
 func Connect(ctx context.Context, eng *mcpengine.Engine, sc mcpengine.SessionConfig, timeout time.Duration) (*mcpengine.Session, error) {
+	s, _, err := ConnectTimed(ctx, eng, sc, timeout)
+	return s, err
+}
+
+// ConnectTimed is Connect that also times the connect's phases. The
+// phase boundaries are taken when the session reports its state changes,
+// a few microseconds after they happen.
+func ConnectTimed(ctx context.Context, eng *mcpengine.Engine, sc mcpengine.SessionConfig, timeout time.Duration) (*mcpengine.Session, Phases, error) {
 	if timeout <= 0 {
 		timeout = DefaultConnectTimeout
 	}
 	start := time.Now()
 	s, err := eng.Open(ctx, sc)
 	if err != nil {
-		return nil, err
+		return nil, Phases{}, err
 	}
 	wctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 
 	var (
-		mu    sync.Mutex
-		fatal error
+		mu      sync.Mutex
+		fatal   error
+		dialed  time.Time // when the session was last seen initializing
+		readyAt time.Time
 	)
 	giveUp := func(err error) {
 		if !StartFailure(err) {
@@ -125,12 +144,40 @@ func Connect(ctx context.Context, eng *mcpengine.Engine, sc mcpengine.SessionCon
 		mu.Unlock()
 		cancel()
 	}
-	stop := s.WatchState(func(ch mcpengine.StateChange) { giveUp(ch.Err) })
+	stamp := func(st mcpengine.State, now time.Time) {
+		mu.Lock()
+		switch {
+		case st == mcpengine.StateInitializing && readyAt.IsZero(): // the last attempt before ready
+			dialed = now
+		case st == mcpengine.StateReady && readyAt.IsZero():
+			readyAt = now
+		}
+		mu.Unlock()
+	}
+	stop := s.WatchState(func(ch mcpengine.StateChange) {
+		stamp(ch.To, ch.At)
+		giveUp(ch.Err)
+	})
 	giveUp(s.LastError()) // a failure before the watch started
+	if st := s.State(); st == mcpengine.StateInitializing {
+		stamp(st, time.Now()) // dialed before the watch started: as close as we can tell
+	}
 	err = s.WaitReady(wctx)
 	stop()
 	if err == nil {
-		return s, nil
+		end := time.Now()
+		mu.Lock()
+		if readyAt.IsZero() || readyAt.After(end) {
+			readyAt = end
+		}
+		var ph Phases
+		if dialed.IsZero() {
+			ph.Handshake = readyAt.Sub(start)
+		} else {
+			ph.Dial, ph.Handshake = dialed.Sub(start), readyAt.Sub(dialed)
+		}
+		mu.Unlock()
+		return s, ph, nil
 	}
 
 	mu.Lock()
@@ -156,5 +203,5 @@ func Connect(ctx context.Context, eng *mcpengine.Engine, sc mcpengine.SessionCon
 	cctx, ccancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer ccancel()
 	_ = s.Close(cctx)
-	return nil, ce
+	return nil, Phases{}, ce
 }

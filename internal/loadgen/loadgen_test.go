@@ -60,7 +60,7 @@ func TestRunCountAddsUp(t *testing.T) {
 	assert.Zero(t, res.Failed)
 	assert.Equal(t, ErrorCounts{}, res.Errors)
 	assert.Nil(t, res.FirstErrors)
-	assert.EqualValues(t, 200, res.Histogram.TotalCount())
+	assert.EqualValues(t, 200, res.LatencyHist.TotalCount())
 	assert.False(t, res.Interrupted)
 	assert.Positive(t, res.CallsPerSecond)
 	requireMonotonic(t, res.Latency)
@@ -82,7 +82,7 @@ func TestRunIsErrorIsFailure(t *testing.T) {
 	assert.EqualValues(t, 50, res.Failed)
 	assert.EqualValues(t, 50, res.Errors.Tool)
 	assert.Equal(t, "tool result has isError: true: boom", res.FirstErrors["tool"])
-	assert.EqualValues(t, 50, res.Histogram.TotalCount(), "failures are timed too")
+	assert.EqualValues(t, 50, res.LatencyHist.TotalCount(), "failures are timed too")
 }
 
 func TestRunRPCErrors(t *testing.T) {
@@ -108,7 +108,7 @@ func TestRunDurationPing(t *testing.T) {
 	assert.Empty(t, res.Tool)
 	assert.Positive(t, res.Calls)
 	assert.Equal(t, res.Calls, res.OK)
-	assert.Equal(t, res.Calls, res.Histogram.TotalCount())
+	assert.Equal(t, res.Calls, res.LatencyHist.TotalCount())
 	assert.GreaterOrEqual(t, res.Duration, d)
 	requireMonotonic(t, res.Latency)
 }
@@ -148,7 +148,7 @@ func TestRunTransportErrorsStillAddUp(t *testing.T) {
 	assert.Equal(t, res.Failed, res.Errors.Total())
 	assert.Positive(t, res.Errors.Transport, "%+v", res.Errors)
 	assert.Positive(t, res.OK)
-	assert.EqualValues(t, 100, res.Histogram.TotalCount())
+	assert.EqualValues(t, 100, res.LatencyHist.TotalCount())
 }
 
 // countingConn calls after once the server has read n frames.
@@ -262,25 +262,33 @@ func TestSummarizeMonotonic(t *testing.T) {
 
 func TestResultJSONIsStable(t *testing.T) {
 	r := Result{
-		Target: "demo", Method: "tools/call", Tool: "echo", Sessions: 2, Concurrency: 3,
+		Schema: SchemaVersion, Target: "demo", Model: "closed", Method: "tools/call", Tool: "echo", Sessions: 2, Concurrency: 3,
 		Calls: 10, OK: 9, Failed: 1, Errors: ErrorCounts{Tool: 1},
 		Seconds: 1.5, CallsPerSecond: 6.67,
-		Latency: Latency{Min: time.Microsecond, P50: time.Millisecond, Max: time.Second},
-		Connect: ConnectStats{Total: 3 * time.Millisecond},
+		Latency: Latency{Min: time.Microsecond, P50: time.Millisecond, Max: time.Second, Count: 10},
+		Connect: ConnectStats{Total: 3 * time.Millisecond, Count: 2},
 	}
 	b, err := json.Marshal(r)
 	require.NoError(t, err)
 	var m map[string]any
 	require.NoError(t, json.Unmarshal(b, &m))
-	for _, k := range []string{"target", "method", "tool", "sessions", "concurrency", "calls", "ok", "failed",
-		"errors", "duration_s", "calls_per_s", "latency_us", "connect_us"} {
+	for _, k := range []string{"schema", "target", "model", "method", "tool", "sessions", "concurrency", "calls", "ok", "failed",
+		"error_rate", "errors", "duration_s", "calls_per_s", "latency_us", "service_us", "connect_us", "handshake_us",
+		"workload", "warmup", "started", "percentiles", "histogram", "hdr", "methods", "per_session", "timeline", "client"} {
 		assert.Contains(t, m, k)
 	}
-	assert.Equal(t, map[string]any{"rpc": 0.0, "tool": 1.0, "timeout": 0.0, "transport": 0.0, "other": 0.0}, m["errors"])
+	assert.Equal(t, map[string]any{"rpc": 0.0, "tool": 1.0, "schema": 0.0, "timeout": 0.0, "transport": 0.0, "other": 0.0}, m["errors"])
 	lat := m["latency_us"].(map[string]any)
 	assert.EqualValues(t, 1000, lat["p50"])
 	assert.EqualValues(t, 1000000, lat["max"])
-	assert.Contains(t, lat, "p99_9")
+	assert.EqualValues(t, 10, lat["count"])
+	for _, k := range []string{"min", "mean", "stddev", "p50", "p90", "p95", "p99", "p99_9", "max", "count"} {
+		assert.Contains(t, lat, k)
+	}
+	conn := m["connect_us"].(map[string]any)
+	for _, k := range []string{"total", "count", "failed", "min", "mean", "p50", "p99", "max"} {
+		assert.Contains(t, conn, k)
+	}
 
 	var back Result
 	require.NoError(t, json.Unmarshal(b, &back))

@@ -1,149 +1,176 @@
 package loadgen
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
-
-	"github.com/mcpengine/mcpengine"
-	"github.com/mcpengine/mcpengine/messages"
 )
 
-// Class is the outcome of one call.
-type Class int
+// SchemaVersion names the JSON layout of Result. Fields are only ever
+// added under the same version.
+const SchemaVersion = "mcpengine.load/v1"
 
-// The outcome classes. Everything but OK is a failure; a tool result with
-// isError true is ToolError, never OK.
-const (
-	OK        Class = iota
-	RPCError        // the server answered with a JSON-RPC error
-	ToolError       // tools/call result with isError: true
-	Timeout         // no answer in time
-	Transport       // connection lost, session closed or not ready
-	Other           // rejected locally (in-flight cap, queue full), undecodable result
-	numClasses
-)
+// Result is the outcome of a run. Its JSON field names are stable and
+// documented in the README; durations are in microseconds (fields ending
+// in _us) or seconds (_s).
+type Result struct {
+	Schema string `json:"schema"`
+	// Target is Config.Label.
+	Target string `json:"target,omitempty"`
+	// Model is "closed" or "open".
+	Model string `json:"model"`
+	// Method, Tool and Args describe the request when the workload has
+	// just one (Args are the tool's arguments or the method's params).
+	Method string          `json:"method,omitempty"`
+	Tool   string          `json:"tool,omitempty"`
+	Args   json.RawMessage `json:"args,omitempty"`
+	// Workload lists the request kinds and their weights.
+	Workload []RequestInfo `json:"workload"`
 
-var classNames = [numClasses]string{"ok", "rpc", "tool", "timeout", "transport", "other"}
+	Sessions    int `json:"sessions"`
+	Concurrency int `json:"concurrency"` // calls in flight per session (open model: at most)
+	// Rate is the open model's constant total arrival rate; Stages the
+	// ramp (targets are rates in the open model, sessions in the closed
+	// one) from StartLevel.
+	Rate       float64 `json:"rate,omitempty"`
+	Stages     []Stage `json:"stages,omitempty"`
+	StartLevel float64 `json:"start_level,omitempty"`
+	Churn      int64   `json:"churn,omitempty"`
+	Warmup     Warmup  `json:"warmup"`
 
-func (c Class) String() string {
-	if c >= 0 && c < numClasses {
-		return classNames[c]
-	}
-	return "unknown"
+	Started time.Time `json:"started"`
+	// Duration is the measured time: from the end of the warm-up to the
+	// last answer.
+	Duration       time.Duration `json:"-"`
+	Seconds        float64       `json:"duration_s"`
+	CallsPerSecond float64       `json:"calls_per_s"`
+
+	// Calls counts every measured call: OK plus Failed.
+	Calls     int64       `json:"calls"`
+	OK        int64       `json:"ok"`
+	Failed    int64       `json:"failed"`
+	ErrorRate float64     `json:"error_rate"` // Failed / Calls (0 to 1)
+	Errors    ErrorCounts `json:"errors"`
+	// RPCCodes counts JSON-RPC error answers by code ("-32602": 3).
+	RPCCodes map[string]int64 `json:"rpc_codes,omitempty"`
+	// FirstErrors holds one example message per failure class that
+	// occurred (keys as in Errors).
+	FirstErrors map[string]string `json:"first_errors,omitempty"`
+
+	// Latency is over every timed call, failures included. In the open
+	// model it runs from the call's scheduled send time (corrected for
+	// coordinated omission); in the closed model it equals Service.
+	Latency Latency `json:"latency_us"`
+	// Service runs from the moment the call was actually sent.
+	Service Latency `json:"service_us"`
+	// Percentiles is the latency-by-percentile curve (HdrHistogram style).
+	Percentiles []Percentile `json:"percentiles"`
+	// Histogram bins the latency logarithmically (for charts).
+	Histogram []Bucket `json:"histogram"`
+	// HDR holds the full latency histograms, base64 compressed
+	// HdrHistogram V2 (readable by every HdrHistogram library).
+	HDR HDRDump `json:"hdr"`
+
+	// Schedule is the open model's account of sending on time.
+	Schedule *Schedule `json:"schedule,omitempty"`
+
+	// Connect and Handshake time each session's connects apart from the
+	// calls: the transport coming up (process start) and the initialize
+	// round trip.
+	Connect   ConnectStats `json:"connect_us"`
+	Handshake Latency      `json:"handshake_us"`
+
+	// Methods breaks the figures down by request kind, PerSession by
+	// session.
+	Methods    []MethodResult  `json:"methods"`
+	PerSession []SessionResult `json:"per_session"`
+
+	Timeline  *Timeline   `json:"timeline"`
+	Processes *ProcStats  `json:"processes,omitempty"`
+	Client    ClientStats `json:"client"`
+
+	// Thresholds are the checks asked for and their outcome (filled in by
+	// the command line).
+	Thresholds []ThresholdResult `json:"thresholds,omitempty"`
+
+	// Interrupted is set when the caller's context ended the run early;
+	// calls cut short by it are not counted.
+	Interrupted bool `json:"interrupted,omitempty"`
+	// Warnings are things the reader should know (a tool the server does
+	// not list, sessions that failed to reconnect, a busy client).
+	Warnings []string `json:"warnings,omitempty"`
+
+	// LatencyHist and ServiceHist are the merged histograms in
+	// microseconds (1µs to 60s, 3 significant digits; longer values are
+	// recorded as 60s).
+	LatencyHist *hdrhistogram.Histogram `json:"-"`
+	ServiceHist *hdrhistogram.Histogram `json:"-"`
 }
 
-// Classify sorts a call's error into a class (OK for nil).
-func Classify(err error) Class {
-	var rpc *mcpengine.RPCError
-	switch {
-	case err == nil:
-		return OK
-	case errors.As(err, &rpc):
-		return RPCError
-	case errors.Is(err, mcpengine.ErrTimeout), errors.Is(err, context.DeadlineExceeded):
-		return Timeout
-	case errors.Is(err, mcpengine.ErrTooManyInFlight), errors.Is(err, mcpengine.ErrQueueFull),
-		errors.Is(err, mcpengine.ErrCapabilityNotSupported):
-		return Other
-	case errors.Is(err, mcpengine.ErrConnectionLost), errors.Is(err, mcpengine.ErrSessionClosed),
-		errors.Is(err, mcpengine.ErrNotReady):
-		return Transport
-	}
-	var d interface{ Timeout() bool }
-	if errors.As(err, &d) && d.Timeout() {
-		return Timeout
-	}
-	return Other
+// RequestInfo describes one request kind of the workload.
+type RequestInfo struct {
+	Name   string  `json:"name"`
+	Method string  `json:"method"`
+	Tool   string  `json:"tool,omitempty"`
+	Weight float64 `json:"weight"`
 }
 
-// ErrorCounts counts failed calls by class.
-type ErrorCounts struct {
-	RPC       int64 `json:"rpc"`       // JSON-RPC error answers
-	Tool      int64 `json:"tool"`      // isError results
-	Timeout   int64 `json:"timeout"`   // no answer in time
-	Transport int64 `json:"transport"` // connection lost / session closed
-	Other     int64 `json:"other"`     // local rejections, bad results
+// Warmup is what ran before the measurement.
+type Warmup struct {
+	Seconds float64 `json:"duration_s"`
+	Calls   int64   `json:"calls"`
 }
 
-// Total is the number of failed calls.
-func (e ErrorCounts) Total() int64 { return e.RPC + e.Tool + e.Timeout + e.Transport + e.Other }
-
-// Latency summarises a latency distribution. It is encoded in JSON as
-// whole microseconds.
-type Latency struct {
-	Min, Mean, P50, P90, P95, P99, P999, Max time.Duration
+// HDRDump holds encoded histograms.
+type HDRDump struct {
+	Latency string `json:"latency,omitempty"`
+	Service string `json:"service,omitempty"`
 }
 
-type latencyJSON struct {
-	Min  int64 `json:"min"`
-	Mean int64 `json:"mean"`
-	P50  int64 `json:"p50"`
-	P90  int64 `json:"p90"`
-	P95  int64 `json:"p95"`
-	P99  int64 `json:"p99"`
-	P999 int64 `json:"p99_9"`
-	Max  int64 `json:"max"`
+// Schedule is the open model's account: how many calls were scheduled in
+// the measured time, how many were sent, how many of those went out more
+// than LateAfter behind schedule (every session's slots were busy), and
+// how many were never sent before the run ended.
+type Schedule struct {
+	Intended    int64   `json:"intended"`
+	Sent        int64   `json:"sent"`
+	Late        int64   `json:"late"`
+	Unsent      int64   `json:"unsent"`
+	LateAfterUS int64   `json:"late_after_us"`
+	SentPerSec  float64 `json:"sent_per_s"`
+	// SendLag is how long after its scheduled time each call was sent.
+	SendLag Latency `json:"send_lag_us"`
 }
 
-// MarshalJSON encodes l in microseconds.
-func (l Latency) MarshalJSON() ([]byte, error) {
-	us := func(d time.Duration) int64 { return d.Microseconds() }
-	return json.Marshal(latencyJSON{us(l.Min), us(l.Mean), us(l.P50), us(l.P90), us(l.P95), us(l.P99), us(l.P999), us(l.Max)})
-}
-
-// UnmarshalJSON decodes what MarshalJSON encodes.
-func (l *Latency) UnmarshalJSON(b []byte) error {
-	var j latencyJSON
-	if err := json.Unmarshal(b, &j); err != nil {
-		return err
-	}
-	d := func(us int64) time.Duration { return time.Duration(us) * time.Microsecond }
-	*l = Latency{d(j.Min), d(j.Mean), d(j.P50), d(j.P90), d(j.P95), d(j.P99), d(j.P999), d(j.Max)}
-	return nil
-}
-
-// Summarize reads a latency summary from a histogram of microseconds.
-func Summarize(h *hdrhistogram.Histogram) Latency {
-	if h == nil || h.TotalCount() == 0 {
-		return Latency{}
-	}
-	us := func(v int64) time.Duration { return time.Duration(v) * time.Microsecond }
-	return Latency{
-		Min:  us(h.Min()),
-		Mean: time.Duration(h.Mean() * float64(time.Microsecond)),
-		P50:  us(h.ValueAtQuantile(50)),
-		P90:  us(h.ValueAtQuantile(90)),
-		P95:  us(h.ValueAtQuantile(95)),
-		P99:  us(h.ValueAtQuantile(99)),
-		P999: us(h.ValueAtQuantile(99.9)),
-		Max:  us(h.Max()),
-	}
-}
-
-// ConnectStats describes how long the sessions took to become ready,
-// measured apart from the calls. JSON: microseconds.
+// ConnectStats time the sessions' connects. JSON: microseconds.
 type ConnectStats struct {
-	// Total is the wall time until every session was ready (they connect
-	// concurrently).
+	// Total is the wall time until every session was ready at the start
+	// (they connect concurrently).
 	Total time.Duration
-	// Min, Mean and Max are over the sessions' own connect times.
-	Min, Mean, Max time.Duration
+	// Count is the connects made (more than the sessions in churn mode or
+	// with staged sessions), Failed those that did not become ready.
+	Count, Failed int64
+	// Min, Mean, P50, P99, Max are over the connects' transport phase
+	// (Phases.Dial).
+	Min, Mean, P50, P99, Max time.Duration
 }
 
 type connectJSON struct {
-	Total int64 `json:"total"`
-	Min   int64 `json:"min"`
-	Mean  int64 `json:"mean"`
-	Max   int64 `json:"max"`
+	Total  int64 `json:"total"`
+	Count  int64 `json:"count"`
+	Failed int64 `json:"failed"`
+	Min    int64 `json:"min"`
+	Mean   int64 `json:"mean"`
+	P50    int64 `json:"p50"`
+	P99    int64 `json:"p99"`
+	Max    int64 `json:"max"`
 }
 
 // MarshalJSON encodes c in microseconds.
 func (c ConnectStats) MarshalJSON() ([]byte, error) {
-	return json.Marshal(connectJSON{c.Total.Microseconds(), c.Min.Microseconds(), c.Mean.Microseconds(), c.Max.Microseconds()})
+	us := func(d time.Duration) int64 { return d.Microseconds() }
+	return json.Marshal(connectJSON{us(c.Total), c.Count, c.Failed, us(c.Min), us(c.Mean), us(c.P50), us(c.P99), us(c.Max)})
 }
 
 // UnmarshalJSON decodes what MarshalJSON encodes.
@@ -152,62 +179,67 @@ func (c *ConnectStats) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &j); err != nil {
 		return err
 	}
-	d := func(us int64) time.Duration { return time.Duration(us) * time.Microsecond }
-	*c = ConnectStats{d(j.Total), d(j.Min), d(j.Mean), d(j.Max)}
+	d := fromMicros
+	*c = ConnectStats{Total: d(j.Total), Count: j.Count, Failed: j.Failed,
+		Min: d(j.Min), Mean: d(j.Mean), P50: d(j.P50), P99: d(j.P99), Max: d(j.Max)}
 	return nil
 }
 
-func connectStats(total time.Duration, each []time.Duration) ConnectStats {
-	cs := ConnectStats{Total: total}
-	if len(each) == 0 {
-		return cs
-	}
-	cs.Min, cs.Max = each[0], each[0]
-	var sum time.Duration
-	for _, d := range each {
-		cs.Min, cs.Max = min(cs.Min, d), max(cs.Max, d)
-		sum += d
-	}
-	cs.Mean = sum / time.Duration(len(each))
-	return cs
+// MethodResult is one request kind's figures.
+type MethodResult struct {
+	Name           string            `json:"name"`
+	Method         string            `json:"method"`
+	Tool           string            `json:"tool,omitempty"`
+	Calls          int64             `json:"calls"`
+	OK             int64             `json:"ok"`
+	Failed         int64             `json:"failed"`
+	ErrorRate      float64           `json:"error_rate"`
+	CallsPerSecond float64           `json:"calls_per_s"`
+	Errors         ErrorCounts       `json:"errors"`
+	RPCCodes       map[string]int64  `json:"rpc_codes,omitempty"`
+	FirstErrors    map[string]string `json:"first_errors,omitempty"`
+	Latency        Latency           `json:"latency_us"`
+	Service        Latency           `json:"service_us"`
 }
 
-// Result is the outcome of a run. Its JSON field names are stable.
-type Result struct {
-	// Target is Config.Label.
-	Target string `json:"target,omitempty"`
-	// Method is the JSON-RPC method called; Tool the tool for tools/call;
-	// Args its arguments (or the method's params).
-	Method string              `json:"method"`
-	Tool   string              `json:"tool,omitempty"`
-	Args   messages.RawMessage `json:"args,omitempty"` // tool arguments or params
-
-	Sessions    int `json:"sessions"`
-	Concurrency int `json:"concurrency"` // concurrent calls per session
-
-	// Calls counts every completed call: OK plus Errors.Total().
-	Calls  int64       `json:"calls"`
-	OK     int64       `json:"ok"`
-	Failed int64       `json:"failed"`
-	Errors ErrorCounts `json:"errors"`
-	// FirstErrors holds one example error message per failure class that
-	// occurred (keys as in Errors), from the first worker that saw one.
-	FirstErrors map[string]string `json:"first_errors,omitempty"`
-
-	// Duration is from the first call sent to the last one answered.
-	Duration       time.Duration `json:"-"`
-	Seconds        float64       `json:"duration_s"`
-	CallsPerSecond float64       `json:"calls_per_s"`
-
-	// Latency is over every completed call, failures included.
-	Latency Latency      `json:"latency_us"`
-	Connect ConnectStats `json:"connect_us"`
-
-	// Interrupted is set when the caller's context ended the run early;
-	// calls cut short by it are not counted.
-	Interrupted bool `json:"interrupted,omitempty"`
-
-	// Histogram is the merged latency histogram in microseconds (1µs to
-	// 60s, 3 significant digits); values above 60s are recorded as 60s.
-	Histogram *hdrhistogram.Histogram `json:"-"`
+// SessionResult is one session's figures (a session index: in churn mode
+// it stands for all the connections made in turn).
+type SessionResult struct {
+	Session  int     `json:"session"`
+	Calls    int64   `json:"calls"`
+	Failed   int64   `json:"failed"`
+	Connects int64   `json:"connects"`
+	P50US    int64   `json:"p50_us"`
+	P99US    int64   `json:"p99_us"`
+	MaxUS    int64   `json:"max_us"`
+	Share    float64 `json:"share"` // of all calls (0 to 1)
 }
+
+// ThresholdResult is one --threshold and its outcome.
+type ThresholdResult struct {
+	Expr   string  `json:"expr"`
+	Metric string  `json:"metric"`
+	Actual float64 `json:"actual"`
+	Unit   string  `json:"unit"`
+	Pass   bool    `json:"pass"`
+	// Note says why a check failed without a value (a metric the run did
+	// not measure).
+	Note string `json:"note,omitempty"`
+}
+
+// Progress is the run so far, passed to Config.Progress once per
+// interval.
+type Progress struct {
+	// Elapsed is the time since the run started (warm-up included);
+	// Planned the profile's length (0 when only a count ends the run).
+	Elapsed, Planned time.Duration
+	Warmup           bool
+	// Calls and Errors are measured totals; Count the planned total (0
+	// when a duration ends the run).
+	Calls, Errors, Count int64
+	// Last is the interval just ended.
+	Last Point
+}
+
+func jsonMarshal(v any) ([]byte, error)   { return json.Marshal(v) }
+func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }

@@ -1,0 +1,274 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/mcpengine/mcpengine/internal/loadgen"
+	"github.com/mcpengine/mcpengine/messages"
+)
+
+// errorClassText explains each failure class to someone who has never
+// used the tool.
+var errorClassText = []struct {
+	key, label string
+	get        func(loadgen.ErrorCounts) int64
+}{
+	{"transport", "transport errors (connection lost, session closed)", func(e loadgen.ErrorCounts) int64 { return e.Transport }},
+	{"timeout", "timeouts (no answer within --timeout)", func(e loadgen.ErrorCounts) int64 { return e.Timeout }},
+	{"rpc", "server error answers (JSON-RPC error)", func(e loadgen.ErrorCounts) int64 { return e.RPC }},
+	{"tool", "tool errors (result isError: true)", func(e loadgen.ErrorCounts) int64 { return e.Tool }},
+	{"schema", "results not matching the tool's outputSchema", func(e loadgen.ErrorCounts) int64 { return e.Schema }},
+	{"other", "other (rejected by the engine, bad result or template)", func(e loadgen.ErrorCounts) int64 { return e.Other }},
+}
+
+// printLoadReport prints a Result for people.
+func printLoadReport(w io.Writer, r *loadgen.Result) error {
+	open := r.Model == string(loadgen.Open)
+	fmt.Fprintf(w, "Target:      %s\n", r.Target)
+	if len(r.Workload) == 1 {
+		what := r.Method
+		if r.Method == messages.MethodToolsCall {
+			what += " " + r.Tool
+		}
+		if len(r.Args) > 0 {
+			what += " " + string(r.Args)
+		}
+		fmt.Fprintf(w, "Request:     %s\n", what)
+	} else {
+		fmt.Fprintf(w, "Requests:    %d kinds, picked at random by weight:\n", len(r.Workload))
+		total := 0.0
+		for _, q := range r.Workload {
+			total += q.Weight
+		}
+		for _, q := range r.Workload {
+			fmt.Fprintf(w, "               %5.1f%%  %s\n", 100*q.Weight/total, q.Name)
+		}
+	}
+	fmt.Fprintf(w, "Load:        %s\n", loadLine(r))
+	if r.Warmup.Seconds > 0 || r.Warmup.Calls > 0 {
+		fmt.Fprintf(w, "Warm-up:     %s, %d calls (not counted)\n", fmtDuration(secs(r.Warmup.Seconds)), r.Warmup.Calls)
+	}
+	c := r.Connect
+	line := fmt.Sprintf("%d sessions ready in %s", r.Sessions, fmtDuration(c.Total))
+	if c.Count > 0 {
+		line += fmt.Sprintf("; each connect: start %s, initialize %s (medians", fmtDuration(c.P50), fmtDuration(r.Handshake.P50))
+		if c.Count > int64(r.Sessions) {
+			line += fmt.Sprintf(" of %d connects", c.Count)
+		}
+		line += ")"
+	}
+	if c.Failed > 0 {
+		line += fmt.Sprintf("; %d connects failed", c.Failed)
+	}
+	fmt.Fprintf(w, "Connect:     %s\n", line)
+	fmt.Fprintln(w)
+
+	fmt.Fprintf(w, "Calls:       %d in %s = %.0f calls/s\n", r.Calls, fmtDuration(r.Duration), r.CallsPerSecond)
+	fmt.Fprintf(w, "Succeeded:   %d (%s)\n", r.OK, percent(r.OK, r.Calls))
+	fmt.Fprintf(w, "Failed:      %d (%s)\n", r.Failed, percent(r.Failed, r.Calls))
+	if r.Failed > 0 {
+		for _, e := range errorClassText {
+			n := e.get(r.Errors)
+			if n == 0 {
+				continue
+			}
+			fmt.Fprintf(w, "  %-8d %s\n", n, e.label)
+			if e.key == "rpc" && len(r.RPCCodes) > 0 {
+				fmt.Fprintf(w, "           by code: %s\n", rpcCodesLine(r.RPCCodes))
+			}
+			if msg := r.FirstErrors[e.key]; msg != "" {
+				fmt.Fprintf(w, "           first: %s\n", oneLine(msg))
+			}
+		}
+	}
+	if r.Calls > 0 {
+		fmt.Fprintln(w)
+		printLatencyTable(w, r, open)
+		printHistogram(w, r)
+	}
+	if s := r.Schedule; s != nil {
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "Schedule:    %d calls due, %d sent (%.1f/s), %d late (sent more than %s behind schedule), %d never sent\n",
+			s.Intended, s.Sent, s.SentPerSec, s.Late, fmtDuration(time.Duration(s.LateAfterUS)*time.Microsecond), s.Unsent)
+		if s.SendLag.Count > 0 {
+			fmt.Fprintf(w, "             send lag p50 %s, p99 %s, max %s\n", fmtDuration(s.SendLag.P50), fmtDuration(s.SendLag.P99), fmtDuration(s.SendLag.Max))
+		}
+	}
+	if len(r.Methods) > 1 {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "By request:")
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "  \tcalls\tfailed\tcalls/s\tp50\tp99\tmax\t")
+		for _, m := range r.Methods {
+			fmt.Fprintf(tw, "  %s\t%d\t%d\t%.0f\t%s\t%s\t%s\t\n", m.Name, m.Calls, m.Failed, m.CallsPerSecond,
+				fmtDuration(m.Latency.P50), fmtDuration(m.Latency.P99), fmtDuration(m.Latency.Max))
+		}
+		tw.Flush()
+	}
+	if len(r.PerSession) > 1 && r.Calls > 0 {
+		printSessionSpread(w, r)
+	}
+	if p := r.Processes; p != nil {
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "Server:      %d processes; CPU %.0f%% of a core on average (peak %.0f%%); memory %s at the start, %s at the end (peak %s, largest process %s)\n",
+			p.Processes, p.CPUPercent, p.CPUPercentMax, loadgen.FormatBytes(float64(p.RSSFirst)), loadgen.FormatBytes(float64(p.RSSLast)),
+			loadgen.FormatBytes(float64(p.RSSMax)), loadgen.FormatBytes(float64(p.RSSPerProcessMax)))
+	}
+	cl := r.Client
+	if cl.CPUSeconds > 0 || cl.HeapBytesMax > 0 {
+		fmt.Fprintf(w, "Client:      CPU %.0f%% of a core (%d cores), Go heap peak %s, histograms %s\n",
+			cl.CPUPercent, cl.Cores, loadgen.FormatBytes(float64(cl.HeapBytesMax)), loadgen.FormatBytes(float64(cl.HistogramBytes)))
+	}
+	if len(r.Thresholds) > 0 {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "Thresholds:")
+		for _, t := range r.Thresholds {
+			mark := "pass"
+			if !t.Pass {
+				mark = "FAIL"
+			}
+			fmt.Fprintf(w, "  %s  %s\n", mark, thresholdLine(t))
+		}
+	}
+	if len(r.Warnings) > 0 {
+		fmt.Fprintln(w)
+		for _, s := range r.Warnings {
+			fmt.Fprintf(w, "Warning:     %s\n", s)
+		}
+	}
+	if r.Interrupted {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "Interrupted: the run was stopped early; calls cut short are not counted.")
+	}
+	return nil
+}
+
+func loadLine(r *loadgen.Result) string {
+	var s string
+	switch {
+	case r.Model == string(loadgen.Open) && len(r.Stages) > 0:
+		s = fmt.Sprintf("open model, arrival rate ramping %s; at most %d in flight on each of %d sessions",
+			loadgen.StagesString(r.StartLevel, r.Stages), r.Concurrency, r.Sessions)
+	case r.Model == string(loadgen.Open):
+		s = fmt.Sprintf("open model, %g calls/s in total; at most %d in flight on each of %d sessions", r.Rate, r.Concurrency, r.Sessions)
+	case len(r.Stages) > 0:
+		s = fmt.Sprintf("closed model, sessions ramping %s (up to %d), %d calls in flight each",
+			loadgen.StagesString(r.StartLevel, r.Stages), r.Sessions, r.Concurrency)
+	default:
+		s = fmt.Sprintf("closed model, %d sessions x %d calls in flight (%d)", r.Sessions, r.Concurrency, r.Sessions*r.Concurrency)
+	}
+	if r.Churn > 0 {
+		s += fmt.Sprintf("; each session reconnects after %d calls", r.Churn)
+	}
+	return s
+}
+
+func printLatencyTable(w io.Writer, r *loadgen.Result, open bool) {
+	l, s := r.Latency, r.Service
+	rows := []struct {
+		name   string
+		lv, sv time.Duration
+		note   string
+	}{
+		{"p50", l.P50, s.P50, "half the calls took less than this"},
+		{"p90", l.P90, s.P90, ""},
+		{"p95", l.P95, s.P95, ""},
+		{"p99", l.P99, s.P99, "1 call in 100 took longer than this"},
+		{"p99.9", l.P999, s.P999, "1 call in 1000 took longer than this"},
+		{"max", l.Max, s.Max, ""},
+		{"mean", l.Mean, s.Mean, ""},
+	}
+	if open {
+		fmt.Fprintln(w, "Latency:     from each call's scheduled send time to its answer (a stall counts against")
+		fmt.Fprintln(w, "             every call it held up); service = from the actual send to the answer")
+		fmt.Fprintf(w, "  %-6s %10s %10s\n", "", "latency", "service")
+		for _, x := range rows {
+			fmt.Fprintf(w, "  %-6s %10s %10s   %s\n", x.name, fmtDuration(x.lv), fmtDuration(x.sv), x.note)
+		}
+		return
+	}
+	fmt.Fprintln(w, "Latency:     from sending each call to its answer, all calls (failures included)")
+	for _, x := range rows {
+		fmt.Fprintf(w, "  %-6s %10s   %s\n", x.name, fmtDuration(x.lv), x.note)
+	}
+}
+
+// printHistogram draws the latency distribution on the 1-2-5 grid.
+func printHistogram(w io.Writer, r *loadgen.Result) {
+	bs := loadgen.NiceBuckets(r.LatencyHist)
+	if len(bs) == 0 {
+		return
+	}
+	var peak, total int64
+	for _, b := range bs {
+		peak = max(peak, b.Count)
+		total += b.Count
+	}
+	const width = 40
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Histogram:   calls per latency range")
+	prev := int64(0)
+	for _, b := range bs {
+		bar := int((b.Count*width + peak - 1) / peak)
+		label := fmt.Sprintf("%s-%s", fmtDuration(time.Duration(prev)*time.Microsecond), fmtDuration(time.Duration(b.LeUS)*time.Microsecond))
+		if prev == 0 {
+			label = "≤ " + fmtDuration(time.Duration(b.LeUS)*time.Microsecond)
+		}
+		fmt.Fprintf(w, "  %17s |%-*s %d (%s)\n", label, width, strings.Repeat("■", bar), b.Count, percent(b.Count, total))
+		prev = b.LeUS
+	}
+}
+
+// printSessionSpread shows how evenly the sessions shared the work and
+// which was slowest.
+func printSessionSpread(w io.Writer, r *loadgen.Result) {
+	ss := append([]loadgen.SessionResult{}, r.PerSession...)
+	sort.Slice(ss, func(i, j int) bool { return ss[i].Calls < ss[j].Calls })
+	lo, hi := ss[0], ss[len(ss)-1]
+	slow := r.PerSession[0]
+	for _, s := range r.PerSession {
+		if s.P99US > slow.P99US {
+			slow = s
+		}
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "Sessions:    calls per session from %d (session %d) to %d (session %d); slowest p99 %s (session %d)\n",
+		lo.Calls, lo.Session, hi.Calls, hi.Session, fmtDuration(time.Duration(slow.P99US)*time.Microsecond), slow.Session)
+}
+
+func rpcCodesLine(codes map[string]int64) string {
+	keys := make([]string, 0, len(codes))
+	for k := range codes {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		name := ""
+		var code int64
+		fmt.Sscan(k, &code)
+		if n, ok := rpcCodeNames[code]; ok {
+			name = " " + n
+		}
+		parts[i] = fmt.Sprintf("%s%s ×%d", k, name, codes[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+func secs(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
+
+func percent(n, of int64) string {
+	if of == 0 {
+		return "-"
+	}
+	p := 100 * float64(n) / float64(of)
+	if p > 0 && p < 0.01 {
+		return "<0.01%"
+	}
+	return fmt.Sprintf("%.2f%%", p)
+}

@@ -1,0 +1,298 @@
+package loadgen
+
+import (
+	"encoding/json"
+	"math"
+	"runtime"
+	"strconv"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// result merges every session's figures into the Result. The dense
+// histograms it builds (a few per request kind) live only as long as the
+// Result.
+func (r *runner) result(smp *sampler) *Result {
+	cfg := r.cfg
+	res := &Result{
+		Schema: SchemaVersion, Target: cfg.Label, Model: string(cfg.Model),
+		Sessions: cfg.Sessions, Concurrency: cfg.Concurrency,
+		Stages: cfg.Stages, Churn: cfg.Churn,
+		Started:     r.start.UTC().Round(time.Millisecond),
+		Interrupted: r.stopWhy.Load() == stopCtx || r.ctx.Err() != nil,
+		Timeline:    smp.timeline,
+		LatencyHist: NewHistogram(),
+		ServiceHist: NewHistogram(),
+	}
+	if len(cfg.Stages) > 0 {
+		res.StartLevel = cfg.StartLevel
+	}
+	if r.open && len(cfg.Stages) == 0 {
+		res.Rate = cfg.Rate
+	}
+	for _, q := range r.wl.reqs {
+		res.Workload = append(res.Workload, RequestInfo{Name: q.Name, Method: q.Method, Tool: q.Tool, Weight: q.Weight})
+	}
+	if len(r.wl.reqs) == 1 {
+		q := r.wl.reqs[0]
+		res.Method, res.Tool = q.Method, q.Tool
+		switch a := q.Args.(type) {
+		case string:
+			if json.Valid([]byte(a)) {
+				res.Args = json.RawMessage(a)
+			}
+		case json.RawMessage:
+			res.Args = a
+		}
+	}
+
+	// The measured window: from the end of the warm-up to the last answer
+	// (or to the stop, if nothing was answered).
+	measureAt := time.Duration(max(r.measureAt.Load(), 0))
+	end := time.Duration(r.lastDone.Load())
+	if end <= measureAt {
+		end = time.Duration(r.stopAt.Load())
+	}
+	res.Duration = max(0, end-measureAt)
+	res.Seconds = res.Duration.Seconds()
+	if cfg.WarmupCount > 0 || cfg.WarmupDuration > 0 {
+		res.Warmup.Seconds = measureAt.Seconds()
+	}
+	if cfg.WarmupCount > 0 {
+		res.Warmup.Calls = cfg.WarmupCount
+	} else if measureAt > 0 {
+		res.Warmup.Calls = min(r.tickets.Load(), r.warmTickets())
+	}
+
+	var counts [numClasses]int64
+	codes := map[int64]int64{}
+	first := map[string]string{}
+	lat, svc := NewHistogram(), NewHistogram() // reused per request kind and per session
+	lag := NewHistogram()
+	var histBytes int64
+	for i, q := range r.wl.reqs {
+		lat.Reset()
+		svc.Reset()
+		var mc [numClasses]int64
+		mcodes := map[int64]int64{}
+		mfirst := map[string]string{}
+		for _, sl := range r.slots {
+			m := sl.stats.methods[i]
+			if m == nil {
+				continue
+			}
+			m.service.MergeInto(svc)
+			if m.latency != nil {
+				m.latency.MergeInto(lat)
+			} else {
+				m.service.MergeInto(lat)
+			}
+			for c := range numClasses {
+				mc[c] += m.counts[c]
+				if msg := m.firstErr[c]; msg != "" && mfirst[c.String()] == "" {
+					mfirst[c.String()] = msg
+				}
+			}
+			for code, n := range m.rpcCodes {
+				mcodes[code] += n
+			}
+		}
+		res.LatencyHist.Merge(lat)
+		res.ServiceHist.Merge(svc)
+		mr := MethodResult{Name: q.Name, Method: q.Method, Tool: q.Tool,
+			Errors: errorCounts(&mc), Latency: Summarize(lat), Service: Summarize(svc)}
+		mr.OK = mc[OK]
+		mr.Failed = mr.Errors.Total()
+		mr.Calls = mr.OK + mr.Failed
+		mr.ErrorRate = ratio(mr.Failed, mr.Calls)
+		if res.Duration > 0 {
+			mr.CallsPerSecond = float64(mr.Calls) / res.Seconds
+		}
+		mr.RPCCodes = codeMap(mcodes)
+		if len(mfirst) > 0 {
+			mr.FirstErrors = mfirst
+		}
+		res.Methods = append(res.Methods, mr)
+		for c := range numClasses {
+			counts[c] += mc[c]
+		}
+		for code, n := range mcodes {
+			codes[code] += n
+		}
+		for k, v := range mfirst {
+			if first[k] == "" {
+				first[k] = v
+			}
+		}
+	}
+
+	res.OK = counts[OK]
+	res.Errors = errorCounts(&counts)
+	res.Failed = res.Errors.Total()
+	res.Calls = res.OK + res.Failed
+	res.ErrorRate = ratio(res.Failed, res.Calls)
+	res.RPCCodes = codeMap(codes)
+	if len(first) > 0 {
+		res.FirstErrors = first
+	}
+	if res.Duration > 0 {
+		res.CallsPerSecond = float64(res.Calls) / res.Seconds
+	}
+	res.Latency = Summarize(res.LatencyHist)
+	res.Service = Summarize(res.ServiceHist)
+	res.Percentiles = spectrum(res.LatencyHist, res.ServiceHist)
+	res.Histogram = logBuckets(res.LatencyHist, 10)
+	res.HDR.Latency = encodeHDR(res.LatencyHist)
+	res.HDR.Service = encodeHDR(res.ServiceHist)
+
+	// Per session.
+	for _, sl := range r.slots {
+		lat.Reset()
+		sr := SessionResult{Session: sl.idx, Connects: sl.connects.Load()}
+		for _, m := range sl.stats.methods {
+			if m == nil {
+				continue
+			}
+			if m.latency != nil {
+				m.latency.MergeInto(lat)
+			} else {
+				m.service.MergeInto(lat)
+			}
+			for c := range numClasses {
+				sr.Calls += m.counts[c]
+				if c != OK {
+					sr.Failed += m.counts[c]
+				}
+			}
+		}
+		if lat.TotalCount() > 0 {
+			q := lat.ValueAtPercentilesSlice([]float64{50, 99})
+			sr.P50US, sr.P99US, sr.MaxUS = q[0], q[1], lat.Max()
+		}
+		sr.Share = ratio(sr.Calls, res.Calls)
+		res.PerSession = append(res.PerSession, sr)
+		if sl.stats.sendLag != nil {
+			sl.stats.sendLag.MergeInto(lag)
+		}
+		histBytes += int64(sl.stats.histogramBytes())
+	}
+
+	// Connects.
+	r.connMu.Lock()
+	res.Connect.Count, res.Connect.Failed = r.connects, r.connectFails
+	if r.dialHist.TotalCount() > 0 {
+		d := summarizePacked(r.dialHist)
+		res.Connect.Min, res.Connect.Mean, res.Connect.P50, res.Connect.P99, res.Connect.Max = d.Min, d.Mean, d.P50, d.P99, d.Max
+	}
+	res.Handshake = summarizePacked(r.handshake)
+	histBytes += int64(r.dialHist.GetMemorySize() + r.handshake.GetMemorySize())
+	if r.connectFails > 0 {
+		r.warn("%d connects failed during the run; last error: %s", r.connectFails, r.connectErr)
+	}
+	r.connMu.Unlock()
+
+	if r.open {
+		res.Schedule = r.schedule(lag)
+	}
+	res.Processes = smp.processStats(r.since(time.Now()))
+	res.Client = smp.clientStats(r.since(time.Now()))
+	res.Client.HistogramBytes = histBytes
+	r.finalWarnings(res)
+	res.Warnings = r.warnings
+	return res
+}
+
+// warmTickets is the number of calls the warm-up takes.
+func (r *runner) warmTickets() int64 {
+	if r.cfg.WarmupCount > 0 {
+		return r.cfg.WarmupCount
+	}
+	if r.open && r.warmup > 0 {
+		return int64(math.Ceil(r.prof.countAt(r.warmup)))
+	}
+	return 0
+}
+
+// schedule accounts for the open model's sends: how many calls were due
+// in the measured time, and how many were sent, late or never.
+func (r *runner) schedule(lag *hdrhistogram.Histogram) *Schedule {
+	dueEnd := r.prof.end
+	if r.stopWhy.Load() == stopCtx {
+		dueEnd = min(dueEnd, time.Duration(r.stopAt.Load()))
+	}
+	var due int64
+	if dueEnd == forever { // only a count ends the run
+		due = r.warmTickets() + r.cfg.Count
+	} else {
+		due = int64(math.Ceil(r.prof.countAt(dueEnd) - 1e-9))
+	}
+	if r.cfg.Count > 0 {
+		due = min(due, r.warmTickets()+r.cfg.Count)
+	}
+	sc := &Schedule{
+		Intended:    max(0, due-r.warmTickets()),
+		Sent:        r.sent.Load(),
+		LateAfterUS: r.cfg.LateAfter.Microseconds(),
+		SendLag:     Summarize(lag),
+	}
+	for _, sl := range r.slots {
+		sl.stats.mu.Lock()
+		sc.Late += sl.stats.late
+		sl.stats.mu.Unlock()
+	}
+	sc.Unsent = max(0, sc.Intended-sc.Sent)
+	if dueEnd != forever && dueEnd > r.warmup {
+		sc.SentPerSec = float64(sc.Sent) / (dueEnd - r.warmup).Seconds()
+	}
+	return sc
+}
+
+func (r *runner) finalWarnings(res *Result) {
+	if s := res.Schedule; s != nil && s.Intended > 0 {
+		if s.Late*100 > s.Intended {
+			r.warn("%d of %d calls (%.1f%%) were sent more than %v behind schedule: every session had %d calls in flight. Raise -c, or the server cannot keep up with -r",
+				s.Late, s.Intended, 100*float64(s.Late)/float64(s.Intended), r.cfg.LateAfter, r.cfg.Concurrency)
+		}
+		if s.Unsent > 0 && !res.Interrupted {
+			r.warn("%d scheduled calls were never sent before the run ended", s.Unsent)
+		}
+	}
+	if c := res.Client; c.CPUPercent > 85*float64(min(c.Cores, runtime.NumCPU())) {
+		r.warn("the load generator itself used %.0f%% CPU of %d cores: the figures may measure the client, not the server", c.CPUPercent, c.Cores)
+	}
+}
+
+func ratio(n, of int64) float64 {
+	if of == 0 {
+		return 0
+	}
+	return float64(n) / float64(of)
+}
+
+func codeMap(m map[int64]int64) map[string]int64 {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]int64, len(m))
+	for k, v := range m {
+		out[strconv.FormatInt(k, 10)] = v
+	}
+	return out
+}
+
+func encodeHDR(h *hdrhistogram.Histogram) string {
+	if h.TotalCount() == 0 {
+		return ""
+	}
+	b, err := h.Encode(hdrhistogram.V2CompressedEncodingCookieBase)
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// DecodeHDR reads a histogram from Result.HDR.
+func DecodeHDR(s string) (*hdrhistogram.Histogram, error) {
+	return hdrhistogram.Decode([]byte(s))
+}

@@ -1,0 +1,675 @@
+package loadgen
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
+
+	"github.com/mcpengine/mcpengine"
+	"github.com/mcpengine/mcpengine/messages"
+)
+
+// Why the run stopped starting calls.
+const (
+	stopNone  int32 = iota
+	stopEnd         // the profile (duration, stages) ended
+	stopCount       // the count was reached
+	stopCtx         // the caller's context ended
+)
+
+// runner is one run's state. Calls use the caller's ctx, so calls under
+// way when the run stops still complete and count; stopCtx ends only the
+// starting of new calls and connects.
+type runner struct {
+	cfg    *Config
+	wl     *compiled
+	eng    *mcpengine.Engine
+	ctx    context.Context
+	prof   *profile
+	open   bool
+	staged bool // closed model with stages: sessions come and go
+	warmup time.Duration
+	opts   []mcpengine.CallOption
+	slots  []*slot
+
+	start time.Time
+	// measureAt is when the measurement began, in ns since start (-1
+	// during the closed model's warm-up).
+	measureAt   atomic.Int64
+	measureOnce sync.Once
+
+	stopCtx    context.Context
+	stopCancel context.CancelFunc
+	stopOnce   sync.Once
+	stopWhy    atomic.Int32
+	stopAt     atomic.Int64 // ns since start
+
+	tickets  atomic.Int64 // claimed, warm-up included
+	measured atomic.Int64 // measured claims (for Count)
+	sent     atomic.Int64 // measured calls sent (open model)
+	lastDone atomic.Int64 // ns since start of the last measured answer
+	inflight atomic.Int64
+	live     atomic.Int64 // connected sessions
+
+	// active is the closed model's current session level; levelCh is
+	// closed (and replaced) whenever it changes.
+	active  atomic.Int64
+	levelMu sync.Mutex
+	levelCh chan struct{}
+
+	connMu       sync.Mutex
+	dialHist     *hdrhistogram.PackedHistogram
+	handshake    *hdrhistogram.PackedHistogram
+	connects     int64
+	connectFails int64
+	connectErr   string
+
+	warnings []string
+}
+
+// slot is one session index. Its goroutine owns sess; in churn mode it
+// holds a succession of sessions.
+type slot struct {
+	idx      int
+	name     string
+	stats    *slotStats
+	sess     *mcpengine.Session
+	conn     int64 // connections made
+	connects atomic.Int64
+}
+
+// Run connects the sessions, runs the calls, closes the engine and
+// returns the measurements. It fails only if the configuration is invalid
+// or the sessions needed at the start cannot connect; failed calls are
+// counted, not returned. If ctx ends, the run stops early with
+// Result.Interrupted set.
+func Run(ctx context.Context, cfg Config) (*Result, error) {
+	if err := cfg.withDefaults(); err != nil {
+		return nil, err
+	}
+	wl, err := compileWorkload(cfg.Workload)
+	if err != nil {
+		return nil, err
+	}
+	r := &runner{
+		cfg:       &cfg,
+		wl:        wl,
+		ctx:       ctx,
+		prof:      cfg.profile(),
+		open:      cfg.Model == Open,
+		staged:    cfg.Model == Closed && len(cfg.Stages) > 0,
+		warmup:    cfg.warmupFor(),
+		dialHist:  newPacked(),
+		handshake: newPacked(),
+		levelCh:   make(chan struct{}),
+	}
+	r.measureAt.Store(-1)
+	r.stopCtx, r.stopCancel = context.WithCancel(ctx)
+	defer r.stopCancel()
+	if cfg.Timeout > 0 {
+		r.opts = append(r.opts, mcpengine.WithTimeout(cfg.Timeout))
+	}
+	for i := range cfg.Sessions {
+		r.slots = append(r.slots, &slot{idx: i, name: fmt.Sprintf("load-%d", i), stats: newSlotStats(len(wl.reqs), r.open)})
+	}
+
+	r.eng = mcpengine.New(cfg.Engine)
+	defer func() {
+		cctx, cancel := context.WithTimeout(context.Background(), cfg.CloseTimeout)
+		defer cancel()
+		_ = r.eng.Close(cctx)
+	}()
+
+	initial := cfg.Sessions
+	if r.staged {
+		initial = max(1, r.levelSessions(cfg.StartLevel))
+	}
+	connectStart := time.Now()
+	if err := r.connectInitial(initial); err != nil {
+		return nil, err
+	}
+	connectTotal := time.Since(connectStart)
+	if err := r.inspectTools(r.slots[0].sess); err != nil {
+		return nil, err
+	}
+	if err := r.dryRun(); err != nil {
+		return nil, err
+	}
+	res := r.run()
+	res.Connect.Total = connectTotal
+	return res, nil
+}
+
+func (r *runner) sessionConfig(sl *slot) mcpengine.SessionConfig {
+	sc := r.cfg.Target(sl.idx)
+	if sc.Name == "" {
+		sc.Name = sl.name
+	}
+	return sc
+}
+
+// connect makes one connection for sl, timing it.
+func (r *runner) connect(ctx context.Context, sl *slot) error {
+	sc := r.sessionConfig(sl)
+	s, ph, err := ConnectTimed(ctx, r.eng, sc, r.cfg.ConnectTimeout)
+	var ce *ConnectError
+	if r.cfg.Label != "" && errors.As(err, &ce) {
+		ce.Target = r.cfg.Label
+	}
+	r.connMu.Lock()
+	defer r.connMu.Unlock()
+	if err != nil {
+		if ctx.Err() == nil {
+			r.connectFails++
+			r.connectErr = err.Error()
+		}
+		return err
+	}
+	r.connects++
+	if ph.Dial > 0 {
+		_ = r.dialHist.RecordValue(micros(ph.Dial))
+	}
+	_ = r.handshake.RecordValue(micros(ph.Handshake))
+	sl.sess = s
+	sl.conn++
+	sl.connects.Add(1)
+	r.live.Add(1)
+	return nil
+}
+
+// connectInitial connects the first n sessions concurrently before the
+// clock starts; any failure fails the run with the root cause.
+func (r *runner) connectInitial(n int) error {
+	cctx, cancel := context.WithCancel(r.ctx)
+	defer cancel()
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Add(1)
+		// Owner: connectInitial; exits when the connect returns (bounded
+		// by ConnectTimeout, or at once after another session failed).
+		go func() {
+			defer wg.Done()
+			if err := r.connect(cctx, r.slots[i]); err != nil {
+				errs[i] = err
+				cancel() // no point waiting for the others
+			}
+		}()
+	}
+	wg.Wait()
+	// Report the root cause, not a session aborted because another failed.
+	var first, aborted error
+	for i, err := range errs {
+		if err == nil {
+			continue
+		}
+		err = fmt.Errorf("session %d of %d: %w", i+1, r.cfg.Sessions, err)
+		if errors.Is(err, context.Canceled) && r.ctx.Err() == nil {
+			aborted = cmp.Or(aborted, err)
+		} else {
+			first = cmp.Or(first, err)
+		}
+	}
+	return cmp.Or(first, aborted)
+}
+
+// inspectTools lists the server's tools once, to check that the tools
+// the workload calls exist, compile their outputSchema and build argument
+// generators.
+func (r *runner) inspectTools(s *mcpengine.Session) error {
+	names := r.wl.tools()
+	if len(names) == 0 {
+		return nil
+	}
+	needGen := false
+	for _, q := range r.wl.reqs {
+		needGen = needGen || q.GenArgs
+	}
+	if r.cfg.NoOutputCheck && !needGen {
+		return nil
+	}
+	lctx, cancel := context.WithTimeout(r.ctx, cmp.Or(r.cfg.Timeout, 30*time.Second))
+	defer cancel()
+	tools, err := s.ListTools(lctx)
+	if err != nil {
+		if needGen {
+			return fmt.Errorf("generating arguments needs the tools' inputSchema, but tools/list failed: %w", err)
+		}
+		r.warn("tools/list failed (%v): results are not checked against outputSchema", err)
+		return nil
+	}
+	byName := make(map[string]messages.Tool, len(tools))
+	for _, t := range tools {
+		byName[t.Name] = t
+	}
+	for _, q := range r.wl.reqs {
+		if q.Method != messages.MethodToolsCall {
+			continue
+		}
+		t, ok := byName[q.Tool]
+		if !ok {
+			if q.GenArgs {
+				return fmt.Errorf("tool %q is not in the server's tools/list: cannot generate its arguments", q.Tool)
+			}
+			r.warn("tool %q is not in the server's tools/list", q.Tool)
+			continue
+		}
+		if !r.cfg.NoOutputCheck {
+			chk, err := newOutputCheck(q.Tool, t.OutputSchema)
+			if err != nil {
+				r.warn("%v: results are not checked", err)
+			}
+			q.check = chk
+		}
+		if q.GenArgs {
+			g, err := newArgGen(t.InputSchema)
+			if err != nil {
+				return fmt.Errorf("tool %q: %w", q.Tool, err)
+			}
+			q.gen = g
+		}
+	}
+	return nil
+}
+
+// dryRun renders every request once so a broken template fails the run
+// before it starts rather than as a stream of failed calls.
+func (r *runner) dryRun() error {
+	td := TemplateData{SessionName: r.slots[0].name, Row: r.wl.row(0)}
+	for _, q := range r.wl.reqs {
+		if _, err := q.build(&td); err != nil {
+			return fmt.Errorf("request %q: %w", q.Name, err)
+		}
+	}
+	return nil
+}
+
+func (r *runner) warn(format string, a ...any) {
+	r.warnings = append(r.warnings, fmt.Sprintf(format, a...))
+}
+
+// levelSessions rounds a closed-model level to a session count.
+func (r *runner) levelSessions(level float64) int {
+	return min(len(r.slots), int(math.Round(level)))
+}
+
+// since is the time since the run started.
+func (r *runner) since(t time.Time) time.Duration { return t.Sub(r.start) }
+
+// profileTime is where the profile stands at now: in the closed model the
+// profile starts after the warm-up.
+func (r *runner) profileTime(now time.Time) time.Duration {
+	if r.open {
+		return r.since(now)
+	}
+	m := r.measureAt.Load()
+	if m < 0 {
+		return 0
+	}
+	return r.since(now) - time.Duration(m)
+}
+
+func (r *runner) level(now time.Time) float64 {
+	if !r.open && len(r.cfg.Stages) == 0 {
+		return float64(len(r.slots))
+	}
+	if !r.open && r.measureAt.Load() < 0 {
+		return r.cfg.startLevel()
+	}
+	return r.prof.level(r.profileTime(now))
+}
+
+func (r *runner) stop(why int32) {
+	r.stopOnce.Do(func() {
+		r.stopWhy.Store(why)
+		r.stopAt.Store(int64(time.Since(r.start)))
+		r.stopCancel()
+	})
+}
+
+func (r *runner) stopped() bool { return r.stopCtx.Err() != nil }
+
+// beginMeasure ends the closed model's warm-up and starts its clock.
+func (r *runner) beginMeasure() { r.beginMeasureAt(time.Since(r.start)) }
+
+func (r *runner) beginMeasureAt(at time.Duration) {
+	r.measureOnce.Do(func() {
+		r.measureAt.Store(int64(at))
+		if r.prof.end != forever {
+			// Owner: the runtime timer; stop only cancels a context.
+			t := time.AfterFunc(r.prof.end-(time.Since(r.start)-at), func() { r.stop(stopEnd) })
+			context.AfterFunc(r.stopCtx, func() { t.Stop() })
+		}
+	})
+}
+
+// claim takes the next call's ticket: its number, scheduled time (open
+// model) and whether it is warm-up. ok is false when the run is over.
+func (r *runner) claim() (k int64, at time.Time, warm, ok bool) {
+	if r.stopped() {
+		return 0, at, false, false
+	}
+	k = r.tickets.Add(1) - 1
+	if r.open {
+		off, ok := r.prof.timeOf(k)
+		if !ok || off >= r.prof.end {
+			r.stop(stopEnd)
+			return k, at, false, false
+		}
+		at = r.start.Add(off)
+		if r.cfg.WarmupCount > 0 {
+			warm = k < r.cfg.WarmupCount
+		} else {
+			warm = off < r.warmup
+		}
+	} else {
+		if r.cfg.WarmupCount > 0 && k >= r.cfg.WarmupCount {
+			r.beginMeasure()
+		}
+		warm = r.measureAt.Load() < 0
+	}
+	if !warm && r.cfg.Count > 0 && r.measured.Add(1) > r.cfg.Count {
+		r.stop(stopCount)
+		return k, at, false, false
+	}
+	return k, at, warm, true
+}
+
+// isActive reports whether session i may run calls now (the closed
+// model's stages turn sessions on and off).
+func (r *runner) isActive(i int) bool { return !r.staged || int64(i) < r.active.Load() }
+
+// waitActive waits until session i may run; false if the run stopped.
+func (r *runner) waitActive(i int) bool {
+	for {
+		if r.stopped() {
+			return false
+		}
+		r.levelMu.Lock()
+		ch := r.levelCh
+		r.levelMu.Unlock()
+		if r.isActive(i) {
+			return true
+		}
+		select {
+		case <-ch:
+		case <-r.stopCtx.Done():
+			return false
+		}
+	}
+}
+
+// steer follows the closed model's stages, turning sessions on and off.
+func (r *runner) steer() {
+	t := time.NewTicker(10 * time.Millisecond)
+	defer t.Stop()
+	for {
+		n := int64(r.levelSessions(r.level(time.Now())))
+		if r.active.Swap(n) != n {
+			r.levelMu.Lock()
+			close(r.levelCh)
+			r.levelCh = make(chan struct{})
+			r.levelMu.Unlock()
+		}
+		select {
+		case <-t.C:
+		case <-r.stopCtx.Done():
+			return
+		}
+	}
+}
+
+// run drives the calls and returns the result.
+func (r *runner) run() *Result {
+	r.start = time.Now()
+	stopWatch := context.AfterFunc(r.ctx, func() { r.stop(stopCtx) })
+	defer stopWatch()
+	switch {
+	case r.open:
+		r.measureAt.Store(int64(r.warmup))
+	case r.cfg.WarmupDuration > 0:
+		// Owner: the runtime timer; the measurement starts when it fires.
+		t := time.AfterFunc(r.cfg.WarmupDuration, r.beginMeasure)
+		defer t.Stop()
+	case r.cfg.WarmupCount == 0:
+		r.beginMeasureAt(0)
+	}
+	if r.staged {
+		r.active.Store(int64(r.levelSessions(r.cfg.startLevel())))
+	}
+
+	smp := newSampler(r)
+	samplerDone := make(chan struct{})
+	finished := make(chan struct{})
+	// Owner: run; exits when finished is closed, after every session's
+	// goroutine returned.
+	go func() {
+		defer close(samplerDone)
+		smp.loop(finished)
+	}()
+	var steerWG sync.WaitGroup
+	if r.staged {
+		steerWG.Add(1)
+		// Owner: run; exits when the run stops (stopCtx).
+		go func() {
+			defer steerWG.Done()
+			r.steer()
+		}()
+	}
+	var wg sync.WaitGroup
+	for _, sl := range r.slots {
+		wg.Add(1)
+		// Owner: run; exits when the run stops and the session's calls
+		// under way have returned.
+		go func() {
+			defer wg.Done()
+			r.runSlot(sl)
+		}()
+	}
+	wg.Wait()
+	// All sessions done: the count was reached, the profile ended, or the
+	// caller's context (whose own stop may not have run yet) ended.
+	if r.ctx.Err() != nil {
+		r.stop(stopCtx)
+	}
+	r.stop(stopEnd)
+	steerWG.Wait()
+	close(finished)
+	<-samplerDone
+	return r.result(smp)
+}
+
+// runSlot runs one session index: connect when it becomes active, run
+// its callers, and in churn mode close and reconnect after every Churn
+// calls.
+func (r *runner) runSlot(sl *slot) {
+	for {
+		if !r.waitActive(sl.idx) {
+			return
+		}
+		if sl.sess == nil && !r.reconnect(sl) {
+			return
+		}
+		var budget *atomic.Int64
+		if r.cfg.Churn > 0 {
+			budget = new(atomic.Int64)
+			budget.Store(r.cfg.Churn)
+		}
+		var wg sync.WaitGroup
+		for w := range r.cfg.Concurrency {
+			wg.Add(1)
+			// Owner: runSlot; exits when the run stops, the session is
+			// turned off by the stages, or its churn budget is spent.
+			go func() {
+				defer wg.Done()
+				r.worker(sl, sl.sess, w, budget)
+			}()
+		}
+		wg.Wait()
+		if r.stopped() {
+			return
+		}
+		if budget != nil && budget.Load() <= 0 {
+			r.closeSession(sl)
+		}
+	}
+}
+
+// reconnect connects sl during the run, retrying until the run stops; a
+// failed connect is counted, not fatal.
+func (r *runner) reconnect(sl *slot) bool {
+	for {
+		if r.connect(r.stopCtx, sl) == nil {
+			return true
+		}
+		select {
+		case <-r.stopCtx.Done():
+			return false
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+}
+
+func (r *runner) closeSession(sl *slot) {
+	ctx, cancel := context.WithTimeout(context.Background(), r.cfg.CloseTimeout)
+	defer cancel()
+	_ = sl.sess.Close(ctx)
+	sl.sess = nil
+	r.live.Add(-1)
+}
+
+// worker is one caller: it claims tickets and makes calls until the run
+// stops, its session is turned off, or the churn budget is spent.
+func (r *runner) worker(sl *slot, s *mcpengine.Session, w int, budget *atomic.Int64) {
+	td := TemplateData{Session: sl.idx, SessionName: sl.name, Conn: sl.conn - 1, Worker: w}
+	var timer *time.Timer
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}()
+	for {
+		if r.stopped() || !r.isActive(sl.idx) {
+			return
+		}
+		if budget != nil && budget.Add(-1) < 0 {
+			return
+		}
+		k, at, warm, ok := r.claim()
+		if !ok {
+			return
+		}
+		if r.open && !r.sleepUntil(at, &timer) {
+			return
+		}
+		q := r.wl.pick()
+		td.N, td.Row = k, r.wl.row(k)
+		r.call(sl, s, q, &td, warm, at)
+	}
+}
+
+// spinWindow is how close to a call's scheduled time the worker stops
+// sleeping on a timer and yields in a loop instead: Go's timers fire up
+// to a millisecond late on an idle process, which the open model would
+// charge to the server as latency. The window bounds the CPU this costs
+// (at most spinWindow per call).
+const spinWindow = 200 * time.Microsecond
+
+// sleepUntil waits until at; false if the caller's context ended.
+func (r *runner) sleepUntil(at time.Time, timer **time.Timer) bool {
+	if d := time.Until(at) - spinWindow; d > 0 {
+		if *timer == nil {
+			*timer = time.NewTimer(d)
+		} else {
+			(*timer).Reset(d)
+		}
+		select {
+		case <-(*timer).C:
+		case <-r.ctx.Done():
+			return false
+		}
+	}
+	for time.Now().Before(at) {
+		runtime.Gosched()
+	}
+	return true
+}
+
+// toolStatus is the part of a tools/call result checked on every call.
+type toolStatus struct {
+	IsError bool `json:"isError"`
+}
+
+// call makes one call and records it.
+func (r *runner) call(sl *slot, s *mcpengine.Session, q *request, td *TemplateData, warm bool, at time.Time) {
+	x := sample{req: q.index, open: r.open, lateness: r.cfg.LateAfter}
+	params, err := q.build(td)
+	if err != nil {
+		if !warm {
+			x.class, x.err = Other, err
+			sl.stats.record(&x)
+		}
+		return
+	}
+	r.inflight.Add(1)
+	sent := time.Now()
+	raw, err := s.Call(r.ctx, q.Method, params, r.opts...)
+	done := time.Now()
+	r.inflight.Add(-1)
+	if err != nil && r.ctx.Err() != nil {
+		return // interrupted: not a measurement
+	}
+	if warm {
+		return
+	}
+	x.class, x.err = Classify(err), err
+	if err == nil && q.Method == messages.MethodToolsCall {
+		x.class, x.err = checkToolResult(q, raw)
+	}
+	x.timed = true
+	x.service = done.Sub(sent)
+	if r.open {
+		r.sent.Add(1)
+		x.latency = done.Sub(at)
+		x.lag = max(0, sent.Sub(at))
+	}
+	sl.stats.record(&x)
+	for d := int64(r.since(done)); ; {
+		last := r.lastDone.Load()
+		if d <= last || r.lastDone.CompareAndSwap(last, d) {
+			break
+		}
+	}
+}
+
+// checkToolResult classifies a tools/call result: isError is a failure,
+// and so is structuredContent that breaks the tool's outputSchema.
+func checkToolResult(q *request, raw messages.RawMessage) (Class, error) {
+	var st toolStatus
+	if err := messages.Unmarshal(raw, &st); err != nil {
+		return Other, fmt.Errorf("undecodable tools/call result: %w", err)
+	}
+	if st.IsError || q.check != nil {
+		var tr toolResult
+		if err := messages.Unmarshal(raw, &tr); err != nil {
+			return Other, fmt.Errorf("undecodable tools/call result: %w", err)
+		}
+		if tr.IsError {
+			return ToolError, tr.errorText()
+		}
+		if q.check != nil {
+			if err := q.check.validate(&tr); err != nil {
+				return SchemaError, err
+			}
+		}
+	}
+	return OK, nil
+}
