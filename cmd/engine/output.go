@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/mcpengine/mcpengine"
+	"github.com/mcpengine/mcpengine/internal/loadgen"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -184,23 +185,6 @@ func requestError(what string, err error) error {
 	return fmt.Errorf("%s failed: %w", what, err)
 }
 
-// fmtDuration rounds a duration for people: 3 significant digits.
-func fmtDuration(d time.Duration) string {
-	switch {
-	case d <= 0:
-		return "0"
-	case d < time.Microsecond:
-		return d.String()
-	case d < time.Millisecond:
-		return fmt.Sprintf("%.0fµs", float64(d)/float64(time.Microsecond))
-	case d < 10*time.Millisecond:
-		return fmt.Sprintf("%.2fms", float64(d)/float64(time.Millisecond))
-	case d < 100*time.Millisecond:
-		return fmt.Sprintf("%.1fms", float64(d)/float64(time.Millisecond))
-	case d < time.Second:
-		return fmt.Sprintf("%.0fms", float64(d)/float64(time.Millisecond))
-	case d < time.Minute:
-		return fmt.Sprintf("%.2fs", d.Seconds())
-	}
-	return d.Round(time.Second).String()
-}
+// fmtDuration rounds a duration for people: 3 significant digits, the
+// same rendering as the load reports.
+func fmtDuration(d time.Duration) string { return loadgen.FormatDuration(d) }
