@@ -95,5 +95,5 @@ func (sc SessionConfig) peer() telemetry.Peer {
 			}
 		}
 	}
-	return p
+	return p.Prepare()
 }

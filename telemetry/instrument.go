@@ -31,6 +31,7 @@ type Telemetry struct {
 	inFlight          metric.Int64UpDownCounter
 	reconnects        metric.Int64Counter
 	meter             metric.Meter
+	cache             attrCache
 }
 
 // New builds the instrumentation for p, or returns nil (off) when p sets

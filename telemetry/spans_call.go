@@ -27,12 +27,28 @@ type Peer struct {
 	// ServerAddress and ServerPort are set for network transports.
 	ServerAddress string
 	ServerPort    int
+
+	kv []attribute.KeyValue // see Prepare
 }
 
 // AttrSessionName carries the engine's session name on every span.
 const AttrSessionName = attribute.Key("mcpengine.session.name")
 
+// Prepare computes the peer's span attributes once, so that calls do not
+// rebuild them; the engine prepares each session's peer.
+func (p Peer) Prepare() Peer {
+	p.kv = p.build()
+	return p
+}
+
 func (p Peer) attrs() []attribute.KeyValue {
+	if p.kv != nil {
+		return p.kv
+	}
+	return p.build()
+}
+
+func (p Peer) build() []attribute.KeyValue {
 	out := []attribute.KeyValue{AttrSessionName.String(p.SessionName)}
 	if p.Transport != "" {
 		out = append(out, semconv.NetworkTransportKey.String(string(p.Transport)))
@@ -51,14 +67,16 @@ func (p Peer) attrs() []attribute.KeyValue {
 // mcp.client.operation.duration. Finished may run on the session actor;
 // Progress on the callback dispatcher; Cancelled on the caller.
 type CallSpan struct {
-	t      *Telemetry
-	ctx    context.Context
-	span   trace.Span
-	start  time.Time
-	method string
-	// attrs are the metric's attributes (low cardinality: no ids, no URIs).
-	attrs []attribute.KeyValue
+	t     *Telemetry
+	ctx   context.Context
+	span  trace.Span
+	start time.Time
+	// key names the metric series (low cardinality: no ids, no URIs); the
+	// outcome is filled in by Finished.
+	key metricKey
 }
+
+var clientKind = trace.WithSpanKind(trace.SpanKindClient)
 
 // StartCall starts the span of a request about to be sent and returns the
 // params to send: params with the span's trace context (traceparent,
@@ -68,24 +86,19 @@ func (t *Telemetry) StartCall(ctx context.Context, peer Peer, protocolVersion, s
 	if t == nil {
 		return nil, params
 	}
-	attrs := append(peer.attrs(), semconv.McpMethodNameKey.String(method))
+	cs := &CallSpan{t: t, key: metricKey{method: method, transport: string(peer.Transport), version: protocolVersion}}
+	attrs := make([]attribute.KeyValue, 0, 12)
+	attrs = append(attrs, peer.attrs()...)
+	attrs = append(attrs, semconv.McpMethodNameKey.String(method))
 	if protocolVersion != "" {
 		attrs = append(attrs, semconv.McpProtocolVersion(protocolVersion))
 	}
-	name := method
-	metricAttrs := []attribute.KeyValue{}
-	if peer.Transport != "" {
-		metricAttrs = append(metricAttrs, semconv.NetworkTransportKey.String(string(peer.Transport)))
-	}
-	if protocolVersion != "" {
-		metricAttrs = append(metricAttrs, semconv.McpProtocolVersion(protocolVersion))
-	}
+	target := ""
 	switch method {
 	case messages.MethodToolsCall:
 		if tool := paramString(params, "name"); tool != "" {
-			name += " " + tool
+			target, cs.key.tool = tool, tool
 			attrs = append(attrs, semconv.GenAIToolName(tool), semconv.GenAIOperationNameExecuteTool)
-			metricAttrs = append(metricAttrs, semconv.GenAIToolName(tool))
 		}
 		if t.opts.RecordArguments {
 			if args, err := sonic.Get(params, "arguments"); err == nil {
@@ -96,9 +109,8 @@ func (t *Telemetry) StartCall(ctx context.Context, peer Peer, protocolVersion, s
 		}
 	case messages.MethodPromptsGet:
 		if prompt := paramString(params, "name"); prompt != "" {
-			name += " " + prompt
+			target, cs.key.prompt = prompt, prompt
 			attrs = append(attrs, semconv.GenAIPromptName(prompt))
-			metricAttrs = append(metricAttrs, semconv.GenAIPromptName(prompt))
 		}
 	case messages.MethodResourcesRead, messages.MethodResourcesSubscribe, messages.MethodResourcesUnsubscribe:
 		if uri := paramString(params, "uri"); uri != "" {
@@ -108,26 +120,45 @@ func (t *Telemetry) StartCall(ctx context.Context, peer Peer, protocolVersion, s
 	if sessionID != "" {
 		attrs = append(attrs, semconv.McpSessionID(sessionID))
 	}
-	ctx, span := t.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindClient), trace.WithAttributes(attrs...))
-	cs := &CallSpan{t: t, ctx: ctx, span: span, start: time.Now(), method: method, attrs: metricAttrs}
-	t.inFlight.Add(ctx, 1)
-	return cs, InjectMeta(ctx, t.propagator, params)
+	cs.ctx, cs.span = t.tracer.Start(ctx, t.cache.spanName(method, target), clientKind)
+	cs.span.SetAttributes(attrs...)
+	cs.start = time.Now()
+	t.inFlight.Add(cs.ctx, 1)
+	return cs, InjectMeta(cs.ctx, t.propagator, params)
 }
 
 // InjectMeta writes ctx's trace context and baggage into params._meta.
 func InjectMeta(ctx context.Context, p propagation.TextMapPropagator, params messages.RawMessage) messages.RawMessage {
-	carrier := propagation.MapCarrier{}
-	p.Inject(ctx, carrier)
-	if len(carrier) == 0 {
+	var c metaFields
+	p.Inject(ctx, &c)
+	if c.n == 0 {
 		return params
 	}
-	fields := make([]messages.MetaField, 0, len(carrier))
-	for _, k := range []string{"traceparent", "tracestate", "baggage"} {
-		if v, ok := carrier[k]; ok {
-			fields = append(fields, messages.MetaField{Key: k, Value: messages.AppendJSONString(nil, v)})
-		}
+	return messages.WithMeta(params, c.f[:c.n]...)
+}
+
+// metaFields is a propagation carrier that writes straight into the _meta
+// fields to splice: W3C trace context and baggage set at most three keys.
+type metaFields struct {
+	f [3]messages.MetaField
+	n int
+}
+
+func (c *metaFields) Get(string) string { return "" }
+
+func (c *metaFields) Set(key, value string) {
+	if c.n < len(c.f) {
+		c.f[c.n] = messages.MetaField{Key: key, Value: messages.AppendJSONString(nil, value)}
+		c.n++
 	}
-	return messages.WithMeta(params, fields...)
+}
+
+func (c *metaFields) Keys() []string {
+	keys := make([]string, c.n)
+	for i := range c.n {
+		keys[i] = c.f[i].Key
+	}
+	return keys
 }
 
 // Progress records a progress notification as a span event.
@@ -173,20 +204,18 @@ func (s *CallSpan) Finished(id int64, result messages.RawMessage, err error) {
 		errType, status = classify(err)
 		s.span.RecordError(err)
 		s.span.SetStatus(codes.Error, err.Error())
-	case s.method == messages.MethodToolsCall && isToolError(result):
+	case s.key.method == messages.MethodToolsCall && isToolError(result):
 		errType = "tool_error"
 		s.span.SetStatus(codes.Error, "tool returned isError")
 	}
-	attrs := s.attrs
 	if errType != "" {
 		s.span.SetAttributes(semconv.ErrorTypeKey.String(errType))
-		attrs = append(attrs[:len(attrs):len(attrs)], semconv.ErrorTypeKey.String(errType))
 	}
 	if status != "" {
 		s.span.SetAttributes(semconv.RPCResponseStatusCode(status))
-		attrs = append(attrs[:len(attrs):len(attrs)], semconv.RPCResponseStatusCode(status))
 	}
-	s.t.operationDuration.Record(s.ctx, time.Since(s.start).Seconds(), mcpconv.MethodNameAttr(s.method), attrs...)
+	s.key.errType, s.key.status = errType, status
+	s.t.operationDuration.RecordSet(s.ctx, time.Since(s.start).Seconds(), s.t.cache.set(s.key))
 	s.span.End()
 }
 
