@@ -91,4 +91,3 @@ func settle() {
 		last = n
 	}
 }
-
