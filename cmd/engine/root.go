@@ -41,6 +41,7 @@ binary started as "engine serve".`,
 		newLoadCmd(),
 		newServeCmd(),
 		newConformanceCmd(),
+		newGatewayCmd(),
 	)
 	return root
 }

@@ -1,0 +1,161 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/mcpengine/mcpengine/gateway"
+	"github.com/mcpengine/mcpengine/messages"
+)
+
+// gatewayShutdownTimeout bounds the gateway's shutdown: client sessions,
+// listeners, upstream sessions (stdio servers get SIGTERM, then SIGKILL).
+const gatewayShutdownTimeout = 10 * time.Second
+
+type gatewayFlags struct {
+	config      string
+	listen      string
+	allowRemote bool
+	audit       string
+	auditArgs   bool
+	wait        time.Duration
+	verbose     bool
+}
+
+func newGatewayCmd() *cobra.Command {
+	var f gatewayFlags
+	cmd := &cobra.Command{
+		Use:   "gateway --config FILE",
+		Short: "Serve one MCP endpoint in front of many MCP servers, with policy",
+		Long: `Serve one HTTP endpoint in front of every server of an mcpServers file.
+
+The gateway holds a pool of supervised sessions per server (stdio servers
+are started, remote ones connected; both are restarted or reconnected when
+they fail) and serves:
+
+  /mcp      a standard MCP Streamable HTTP endpoint aggregating every
+            server: tools and prompts as SERVER__NAME (the prefix is
+            configurable), resources with their own URIs; list changes,
+            progress, cancellation, and the servers' sampling, elicitation
+            and roots requests are forwarded.
+  /rpc      the routing protocol: POST one JSON-RPC message with a
+            "server_id" member; the server's answer is passed through.
+  /healthz  every upstream session's state (200 when every server is up).
+  /metrics  Prometheus metrics.
+
+The optional "gateway" section of the file sets pools, prefixes, per-server
+and per-client policies (allow/deny globs for tools, resource URIs and
+prompts, maxResourceBytes, maxToolTime, rateLimit), client bearer tokens and
+the audit log; docs/GATEWAY.md describes it. Without client tokens only
+loopback clients are let in; a non-loopback --listen needs --allow-remote
+and client tokens.
+
+It prints "gateway listening at http://HOST:PORT" on stderr (so scripts can
+use --listen 127.0.0.1:0) and runs until SIGINT or SIGTERM.`,
+		Example: `  engine gateway --config mcp.json --listen 127.0.0.1:8080
+  engine gateway --config mcp.json --audit audit.jsonl
+  curl -s localhost:8080/rpc -H 'Content-Type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"tools/list","server_id":"files"}'
+  engine list tools --url http://127.0.0.1:8080/mcp`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error { return runGateway(cmd, &f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.config, "config", "", "mcpServers JSON file, with an optional \"gateway\" section (required)")
+	fl.StringVar(&f.listen, "listen", "127.0.0.1:0", "host:port to listen on (port 0 picks a free one)")
+	fl.BoolVar(&f.allowRemote, "allow-remote", false, "allow a --listen address that is not loopback (client tokens are required then)")
+	fl.StringVar(&f.audit, "audit", "", `audit log file (JSON lines, appended; "-" for stderr), instead of the config's`)
+	fl.BoolVar(&f.auditArgs, "audit-arguments", false, "record tool arguments in the audit log (off: they may hold secrets)")
+	fl.DurationVar(&f.wait, "wait", 30*time.Second, "how long to wait for every server to be ready before reporting which are not (serving starts at once)")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log the gateway's and the engine's activity to stderr")
+	cmd.AddCommand(newGatewayConformanceCmd())
+	return cmd
+}
+
+func runGateway(cmd *cobra.Command, f *gatewayFlags) error {
+	if f.config == "" {
+		return usagef("engine gateway needs --config FILE")
+	}
+	if !f.allowRemote {
+		if err := checkLoopback(f.listen); err != nil {
+			return usagef("--listen %q is not a loopback address; pass --allow-remote (and configure client tokens) to listen there", f.listen)
+		}
+	}
+	cfg, err := gateway.LoadConfig(f.config)
+	if err != nil {
+		return err
+	}
+	if f.audit != "" {
+		cfg.Audit.File = f.audit
+	}
+	if f.auditArgs {
+		cfg.Audit.Arguments = true
+	}
+	stderr := cmd.ErrOrStderr()
+	cfg.Logger = gatewayLogger(stderr, f.verbose)
+	cfg.Engine.ClientInfo = messages.Implementation{Name: "mcpengine-gateway", Version: version()}
+
+	g, err := gateway.New(cmd.Context(), *cfg)
+	if err != nil {
+		return err
+	}
+	defer closeGateway(g)
+	hs, err := g.Listen(f.listen, gateway.ListenOptions{AllowRemote: f.allowRemote})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "gateway listening at %s (MCP %s, routing %s, health %s, metrics %s)\n",
+		hs.URL, gateway.PathMCP, gateway.PathRoute, gateway.PathHealth, gateway.PathMetrics)
+
+	wctx, cancel := context.WithTimeout(cmd.Context(), f.wait)
+	err = g.WaitReady(wctx)
+	cancel()
+	printHealth(stderr, g.Health())
+	if err != nil && cmd.Context().Err() == nil {
+		fmt.Fprintf(stderr, "gateway: not every server is ready after %s; serving anyway and retrying them\n", f.wait)
+	}
+	<-cmd.Context().Done()
+	fmt.Fprintln(stderr, "gateway: shutting down")
+	return nil
+}
+
+// gatewayLogger logs warnings (debug with -v) as text to stderr.
+func gatewayLogger(w io.Writer, verbose bool) *slog.Logger {
+	level := slog.LevelWarn
+	if verbose {
+		level = slog.LevelDebug
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))
+}
+
+func closeGateway(g *gateway.Gateway) {
+	ctx, cancel := context.WithTimeout(context.Background(), gatewayShutdownTimeout)
+	defer cancel()
+	_ = g.Close(ctx)
+}
+
+// printHealth writes one line per server: ready sessions out of the pool.
+func printHealth(w io.Writer, h gateway.Health) {
+	names := make([]string, 0, len(h.Servers))
+	for n := range h.Servers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		s := h.Servers[n]
+		states := make([]string, len(s.Sessions))
+		for i, ss := range s.Sessions {
+			states[i] = ss.State
+			if ss.LastError != "" && ss.State != "ready" {
+				states[i] += " (" + ss.LastError + ")"
+			}
+		}
+		fmt.Fprintf(w, "  %s: %d/%d ready [%s]\n", n, s.Ready, s.Pool, strings.Join(states, ", "))
+	}
+}

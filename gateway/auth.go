@@ -1,0 +1,123 @@
+package gateway
+
+import (
+	"crypto/sha256"
+	"crypto/subtle"
+	"net"
+	"net/http"
+	"strings"
+
+	"github.com/mcpengine/mcpengine/messages"
+)
+
+// anonymousName is the client name of every request when no clients are
+// configured (authentication off).
+const anonymousName = "anonymous"
+
+// minTokenLen keeps guessable tokens out: 16 characters of a random
+// base64 or hex string are 64 bits or more.
+const minTokenLen = 16
+
+// principal is an authenticated gateway client: its name and the access
+// it has to each server.
+type principal struct {
+	name   string
+	hash   [sha256.Size]byte // of the token; zero for anonymous
+	access map[string]*access
+}
+
+// authenticator maps bearer tokens to principals.
+type authenticator struct {
+	clients   []*principal // empty: authentication off
+	anonymous *principal
+}
+
+// authError is a refused request: its HTTP status and why.
+type authError struct {
+	status int
+	msg    string
+}
+
+// authenticate identifies the client of r. Tokens are compared as SHA-256
+// digests in constant time, and every configured client is compared, so
+// neither a token's length nor its position in the configuration shows in
+// the response time.
+func (a *authenticator) authenticate(r *http.Request) (*principal, *authError) {
+	if len(a.clients) == 0 {
+		if !loopbackPeer(r) {
+			return nil, &authError{http.StatusForbidden, "only loopback clients may connect to a gateway without client tokens"}
+		}
+		return a.anonymous, nil
+	}
+	token, ok := bearerToken(r)
+	if !ok {
+		return nil, &authError{http.StatusUnauthorized, "missing bearer token"}
+	}
+	h := sha256.Sum256([]byte(token))
+	var found *principal
+	for _, p := range a.clients {
+		if subtle.ConstantTimeCompare(h[:], p.hash[:]) == 1 {
+			found = p
+		}
+	}
+	if found == nil {
+		return nil, &authError{http.StatusUnauthorized, "unknown bearer token"}
+	}
+	return found, nil
+}
+
+// bearerToken extracts the token of an "Authorization: Bearer" header.
+func bearerToken(r *http.Request) (string, bool) {
+	v := r.Header.Get("Authorization")
+	scheme, token, ok := strings.Cut(v, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	token = strings.TrimSpace(token)
+	return token, token != ""
+}
+
+// loopbackPeer reports whether the request came from this host.
+func loopbackPeer(r *http.Request) bool {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		host = r.RemoteAddr
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// isLoopbackAddr reports whether a listen address (host:port) binds only
+// the loopback interface.
+func isLoopbackAddr(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	return err == nil && isLoopbackHost(host)
+}
+
+// isLoopbackHost reports whether host (no port) is localhost or a loopback
+// IP address.
+func isLoopbackHost(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(strings.Trim(host, "[]"))
+	return ip != nil && ip.IsLoopback()
+}
+
+// writeAuthError answers a refused request. A 401 carries the challenge
+// RFC 6750 asks for.
+func writeAuthError(w http.ResponseWriter, e *authError) {
+	if e.status == http.StatusUnauthorized {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="mcpengine-gateway"`)
+	}
+	httpJSONError(w, e.status, messages.CodeInvalidRequest, e.msg)
+}
+
+// httpJSONError answers an HTTP error whose body is a JSON-RPC error
+// without an id, as Streamable HTTP servers do.
+func httpJSONError(w http.ResponseWriter, status int, code int64, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	_, _ = w.Write(messages.AppendError(nil, messages.ID{}, &messages.WireError{Code: code, Message: msg}))
+}

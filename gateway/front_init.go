@@ -1,0 +1,78 @@
+package gateway
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/mcpengine/mcpengine/messages"
+)
+
+// serverInfoName is the gateway's name in initialize results.
+const serverInfoName = "mcpengine-gateway"
+
+// initialize starts a session of the aggregated endpoint. The gateway
+// answers it itself: its servers were initialized long before, and it
+// declares what it offers whatever they do (a server that lacks something
+// contributes nothing to it).
+func (g *Gateway) initialize(w http.ResponseWriter, who *principal, m *messages.Message) {
+	var p messages.InitializeParams
+	if err := messages.Unmarshal(m.Params, &p); err != nil {
+		writeJSONAnswer(w, messages.AppendError(nil, m.ID, invalidParams("initialize: "+err.Error())))
+		return
+	}
+	version := p.ProtocolVersion
+	if !messages.IsSupportedVersion(version) {
+		version = messages.LatestVersion
+	}
+	fs := g.fronts.create(who, version, p.Capabilities)
+	if fs == nil {
+		httpJSONError(w, http.StatusServiceUnavailable, messages.CodeInternalError, "the gateway is shutting down")
+		return
+	}
+	res := messages.InitializeResult{
+		ProtocolVersion: version,
+		Capabilities: messages.ServerCapabilities{
+			Tools:       &messages.ToolsCapability{ListChanged: true},
+			Resources:   &messages.ResourcesCapability{Subscribe: true, ListChanged: true},
+			Prompts:     &messages.PromptsCapability{ListChanged: true},
+			Logging:     &messages.LoggingCapability{},
+			Completions: &messages.CompletionsCapability{},
+		},
+		ServerInfo:   messages.Implementation{Name: serverInfoName, Version: g.version},
+		Instructions: g.instructions(who),
+	}
+	raw, err := messages.Marshal(&res)
+	if err != nil {
+		g.fronts.end(fs)
+		writeJSONAnswer(w, messages.AppendError(nil, m.ID, &messages.WireError{Code: messages.CodeInternalError, Message: err.Error()}))
+		return
+	}
+	g.log.Debug("gateway: client session started", "session", fs.id, "client", who.name, "protocol", version)
+	w.Header().Set(headerSessionID, fs.id)
+	writeJSONAnswer(w, messages.AppendResult(nil, m.ID, raw))
+}
+
+// instructions tell the client where the names come from, then pass on
+// each server's own instructions.
+func (g *Gateway) instructions(who *principal) string {
+	var b strings.Builder
+	b.WriteString("This is an MCP gateway in front of several servers. Tool and prompt names carry their server's prefix:")
+	for _, u := range g.order {
+		if !who.access[u.name].allows(kindServers, u.name) {
+			continue
+		}
+		if u.prefix == "" {
+			fmt.Fprintf(&b, "\n- %s (no prefix)", u.name)
+		} else {
+			fmt.Fprintf(&b, "\n- %s: %s…", u.name, u.prefix)
+		}
+		for _, m := range u.pool.members {
+			if ins := m.s.Instructions(); ins != "" {
+				fmt.Fprintf(&b, "\n  %s", strings.ReplaceAll(ins, "\n", "\n  "))
+				break
+			}
+		}
+	}
+	return b.String()
+}

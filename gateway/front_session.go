@@ -1,0 +1,304 @@
+package gateway
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/mcpengine/mcpengine/messages"
+)
+
+// frontSession is one client session of the aggregated Streamable HTTP
+// endpoint. It has no goroutine of its own: the HTTP handlers of its
+// requests do its work, and its idle timeout is a timer.
+type frontSession struct {
+	id         string
+	g          *Gateway
+	who        *principal
+	version    string
+	caps       messages.ClientCapabilities
+	standalone *outQueue // the GET stream's messages, held while none is open
+
+	done chan struct{} // closed when the session ended
+
+	mu       sync.Mutex
+	ended    bool
+	getOpen  bool
+	inflight map[string]context.CancelFunc   // the client's requests in progress, by id
+	pending  map[int64]chan messages.Message // the gateway's requests to the client
+	nextID   int64
+	subs     map[subKey]struct{}
+	// upProgress maps the progress tokens the gateway put into server
+	// requests it forwarded to the server's own tokens, for the client's
+	// progress on them.
+	upProgress map[string]serverToken
+	logLevel   int // index in logLevels; -1 until logging/setLevel
+	active     int // HTTP requests in progress
+	idle       *time.Timer
+}
+
+type subKey struct{ server, uri string }
+
+// serverToken is a server's progress token and the session it came on.
+type serverToken struct {
+	m   *member
+	tok messages.RawMessage
+}
+
+// standaloneLimit bounds the messages held for a client that has no GET
+// stream open: it keeps the latest ones.
+const standaloneLimit = 1024
+
+var logLevels = []messages.LoggingLevel{
+	messages.LoggingLevelDebug, messages.LoggingLevelInfo, messages.LoggingLevelNotice, messages.LoggingLevelWarning,
+	messages.LoggingLevelError, messages.LoggingLevelCritical, messages.LoggingLevelAlert, messages.LoggingLevelEmergency,
+}
+
+func newSessionID() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+var (
+	errSessionEnded  = errors.New("gateway: the client session ended")
+	errClientTimeout = errors.New("gateway: the client did not answer in time")
+)
+
+// request sends the client a request on out (the answer stream of the
+// client request that caused it) or, when that is closed or absent, on the
+// standalone stream, and waits for the client's answer. If ctx ends first
+// (the server cancelled) the client gets notifications/cancelled.
+func (fs *frontSession) request(ctx context.Context, out *outQueue, method string, params messages.RawMessage) (messages.RawMessage, error) {
+	fs.mu.Lock()
+	if fs.ended {
+		fs.mu.Unlock()
+		return nil, errSessionEnded
+	}
+	fs.nextID++
+	id := fs.nextID
+	ch := make(chan messages.Message, 1)
+	fs.pending[id] = ch
+	fs.mu.Unlock()
+	defer func() {
+		fs.mu.Lock()
+		delete(fs.pending, id)
+		fs.mu.Unlock()
+	}()
+
+	frame := messages.AppendRequest(nil, messages.NumberID(id), method, params)
+	q := out
+	if q == nil || !q.push(frame) {
+		q = fs.standalone
+		q.push(frame)
+	}
+	timer := time.NewTimer(fs.g.cfg.ClientRequestTimeout)
+	defer timer.Stop()
+	var reason error
+	select {
+	case m := <-ch:
+		if m.Error != nil {
+			return nil, m.Error
+		}
+		return m.Result, nil
+	case <-fs.done:
+		return nil, errSessionEnded
+	case <-ctx.Done():
+		reason = ctx.Err()
+	case <-timer.C:
+		reason = errClientTimeout
+	}
+	cp, _ := messages.Marshal(&messages.CancelledParams{RequestID: messages.NumberID(id), Reason: reason.Error()})
+	if !q.push(messages.AppendNotification(nil, messages.NotificationCancelled, cp)) {
+		fs.standalone.push(messages.AppendNotification(nil, messages.NotificationCancelled, cp))
+	}
+	return nil, reason
+}
+
+// mapProgress records that the client's progress under tok belongs to
+// the server's token st; the returned function forgets it.
+func (fs *frontSession) mapProgress(tok string, st serverToken) (forget func()) {
+	fs.mu.Lock()
+	if fs.upProgress == nil {
+		fs.upProgress = map[string]serverToken{}
+	}
+	fs.upProgress[tok] = st
+	fs.mu.Unlock()
+	return func() {
+		fs.mu.Lock()
+		delete(fs.upProgress, tok)
+		fs.mu.Unlock()
+	}
+}
+
+// progress forwards the client's progress on a server request to the
+// server, under the server's own token.
+func (fs *frontSession) progress(ctx context.Context, params messages.RawMessage) {
+	var p struct {
+		Token string `json:"progressToken"` // the gateway's tokens are strings
+	}
+	if messages.Unmarshal(params, &p) != nil {
+		return
+	}
+	fs.mu.Lock()
+	st, ok := fs.upProgress[p.Token]
+	fs.mu.Unlock()
+	if !ok {
+		return
+	}
+	if out, err := setMember(params, messages.MetaProgressToken, st.tok); err == nil {
+		if err := st.m.s.Notify(ctx, messages.NotificationProgress, out); err != nil {
+			fs.g.log.Debug("gateway: forwarding the client's progress failed", "server", st.m.srv.name, "err", err)
+		}
+	}
+}
+
+// answered hands the client's response to the request waiting for it.
+func (fs *frontSession) answered(m *messages.Message) {
+	n, ok := m.ID.Int64()
+	if !ok {
+		return
+	}
+	fs.mu.Lock()
+	ch := fs.pending[n]
+	delete(fs.pending, n)
+	fs.mu.Unlock()
+	if ch != nil {
+		ch <- *m // capacity 1, one sender
+	}
+}
+
+// track registers a client request in progress so notifications/cancelled
+// can find it; it reports false for a duplicate id.
+func (fs *frontSession) track(id messages.ID, cancel context.CancelFunc) bool {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	key := id.String()
+	if _, dup := fs.inflight[key]; dup {
+		return false
+	}
+	fs.inflight[key] = cancel
+	return true
+}
+
+func (fs *frontSession) untrack(id messages.ID) {
+	fs.mu.Lock()
+	delete(fs.inflight, id.String())
+	fs.mu.Unlock()
+}
+
+// cancelled handles the client's notifications/cancelled.
+func (fs *frontSession) cancelled(params messages.RawMessage) {
+	var p messages.CancelledParams
+	if messages.Unmarshal(params, &p) != nil || !p.RequestID.IsValid() {
+		return
+	}
+	fs.mu.Lock()
+	cancel := fs.inflight[p.RequestID.String()]
+	fs.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+}
+
+// setLogLevel records the client's logging/setLevel.
+func (fs *frontSession) setLogLevel(level messages.LoggingLevel) bool {
+	i := slices.Index(logLevels, level)
+	if i < 0 {
+		return false
+	}
+	fs.mu.Lock()
+	fs.logLevel = i
+	fs.mu.Unlock()
+	return true
+}
+
+// wantsLog reports whether a server log message of level goes to this
+// client: all do until it sets a level.
+func (fs *frontSession) wantsLog(level messages.LoggingLevel) bool {
+	fs.mu.Lock()
+	min := fs.logLevel
+	fs.mu.Unlock()
+	return min < 0 || slices.Index(logLevels, level) >= min
+}
+
+// takesServerRequests reports whether the client declared any capability
+// that makes the gateway send it requests.
+func (fs *frontSession) takesServerRequests() bool {
+	c := fs.caps
+	return c.Sampling != nil || c.Elicitation != nil || c.Roots != nil
+}
+
+// end ends the session: requests waiting for the client fail, queues
+// close, subscriptions held for it are dropped upstream.
+func (fs *frontSession) end() {
+	fs.mu.Lock()
+	if fs.ended {
+		fs.mu.Unlock()
+		return
+	}
+	fs.ended = true
+	if fs.idle != nil {
+		fs.idle.Stop()
+	}
+	cancels := make([]context.CancelFunc, 0, len(fs.inflight))
+	for _, c := range fs.inflight {
+		cancels = append(cancels, c)
+	}
+	subs := fs.subs
+	fs.subs = nil
+	fs.mu.Unlock()
+	close(fs.done)
+	fs.standalone.close()
+	for _, c := range cancels {
+		c()
+	}
+	if len(subs) == 0 {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), fs.g.cfg.ReadyWait)
+	defer cancel()
+	for k := range subs {
+		if u := fs.g.servers[k.server]; u != nil {
+			if err := u.unsubscribe(ctx, k.uri); err != nil {
+				fs.g.log.Debug("gateway: dropping a subscription", "server", k.server, "err", err)
+			}
+		}
+	}
+}
+
+// addSub and dropSub keep the session's subscriptions; they report whether
+// the set changed.
+func (fs *frontSession) addSub(k subKey) bool {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	if fs.ended {
+		return false
+	}
+	if _, ok := fs.subs[k]; ok {
+		return false
+	}
+	fs.subs[k] = struct{}{}
+	return true
+}
+
+func (fs *frontSession) dropSub(k subKey) bool {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	if _, ok := fs.subs[k]; !ok {
+		return false
+	}
+	delete(fs.subs, k)
+	return true
+}
+
+func (fs *frontSession) subscribed(k subKey) bool {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	_, ok := fs.subs[k]
+	return ok
+}

@@ -1,0 +1,151 @@
+package gateway
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/mcpengine/mcpengine/messages"
+)
+
+// fronts holds the aggregated endpoint's sessions.
+type fronts struct {
+	g *Gateway
+
+	mu       sync.Mutex
+	closed   bool
+	sessions map[string]*frontSession
+}
+
+func newFronts(g *Gateway) *fronts {
+	return &fronts{g: g, sessions: map[string]*frontSession{}}
+}
+
+// create registers a new session for an initialize; nil once closed.
+func (f *fronts) create(who *principal, version string, caps messages.ClientCapabilities) *frontSession {
+	fs := &frontSession{
+		id:         newSessionID(),
+		g:          f.g,
+		who:        who,
+		version:    version,
+		caps:       caps,
+		standalone: newOutQueue(standaloneLimit),
+		done:       make(chan struct{}),
+		inflight:   map[string]context.CancelFunc{},
+		pending:    map[int64]chan messages.Message{},
+		subs:       map[subKey]struct{}{},
+		logLevel:   -1,
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
+		return nil
+	}
+	f.sessions[fs.id] = fs
+	f.g.metrics.sessionsOpen(1)
+	f.armIdleLocked(fs)
+	return fs
+}
+
+// lookup finds a live session and counts an HTTP request in progress on
+// it; release ends that.
+func (f *fronts) lookup(id string) *frontSession {
+	f.mu.Lock()
+	fs := f.sessions[id]
+	f.mu.Unlock()
+	if fs == nil {
+		return nil
+	}
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	if fs.ended {
+		return nil
+	}
+	fs.active++
+	if fs.idle != nil {
+		fs.idle.Stop()
+	}
+	return fs
+}
+
+func (f *fronts) release(fs *frontSession) {
+	fs.mu.Lock()
+	fs.active--
+	if fs.active == 0 && !fs.ended {
+		fs.idle.Reset(f.g.cfg.SessionIdleTimeout)
+	}
+	fs.mu.Unlock()
+}
+
+// armIdleLocked starts the idle timer of a new session.
+func (f *fronts) armIdleLocked(fs *frontSession) {
+	fs.idle = time.AfterFunc(f.g.cfg.SessionIdleTimeout, func() {
+		fs.mu.Lock()
+		idle := fs.active == 0
+		fs.mu.Unlock()
+		if idle {
+			f.g.log.Debug("gateway: client session idle, ending it", "session", fs.id, "client", fs.who.name)
+			f.end(fs)
+		}
+	})
+}
+
+// end forgets a session (later requests for it get 404) and ends it.
+func (f *fronts) end(fs *frontSession) {
+	f.mu.Lock()
+	if f.sessions[fs.id] == fs {
+		delete(f.sessions, fs.id)
+		f.g.metrics.sessionsOpen(-1)
+	}
+	f.mu.Unlock()
+	fs.end()
+}
+
+// all returns the live sessions.
+func (f *fronts) all() []*frontSession {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make([]*frontSession, 0, len(f.sessions))
+	for _, fs := range f.sessions {
+		out = append(out, fs)
+	}
+	return out
+}
+
+// closeAll refuses new sessions and ends the live ones.
+func (f *fronts) closeAll() {
+	f.mu.Lock()
+	f.closed = true
+	f.mu.Unlock()
+	for _, fs := range f.all() {
+		f.end(fs)
+	}
+}
+
+// broadcast sends a notification to every session's standalone stream.
+func (f *fronts) broadcast(frame []byte) {
+	for _, fs := range f.all() {
+		fs.standalone.push(frame)
+	}
+}
+
+// resourceUpdated sends notifications/resources/updated to the sessions
+// subscribed to uri on server.
+func (f *fronts) resourceUpdated(server, uri string, frame []byte) {
+	k := subKey{server, uri}
+	for _, fs := range f.all() {
+		if fs.subscribed(k) {
+			fs.standalone.push(frame)
+		}
+	}
+}
+
+// logMessage sends a server's log message to the sessions whose level
+// lets it through.
+func (f *fronts) logMessage(level messages.LoggingLevel, frame []byte) {
+	for _, fs := range f.all() {
+		if fs.wantsLog(level) {
+			fs.standalone.push(frame)
+		}
+	}
+}

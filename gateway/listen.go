@@ -1,0 +1,97 @@
+package gateway
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// HTTPServer is the gateway's handler served on a TCP listener (Listen).
+type HTTPServer struct {
+	// URL is the base URL, "http://host:port", without a path.
+	URL string
+
+	hs   *http.Server
+	done chan struct{} // closed when Serve returned
+	err  error         // Serve's result, other than ErrServerClosed
+
+	once     sync.Once
+	closeErr error
+}
+
+// ListenOptions say where a gateway may listen.
+type ListenOptions struct {
+	// AllowRemote permits an address that is not loopback. Even then the
+	// gateway refuses to listen beyond this host without client tokens:
+	// an open gateway would hand its servers to anyone who can reach it.
+	AllowRemote bool
+}
+
+// Listen serves the gateway's handler on addr (host:port; port 0 picks a
+// free one) until Close, of the server or of the gateway.
+func (g *Gateway) Listen(addr string, o ListenOptions) (*HTTPServer, error) {
+	if !isLoopbackAddr(addr) {
+		switch {
+		case !o.AllowRemote:
+			return nil, fmt.Errorf("gateway: %s is not a loopback address; allow remote clients explicitly", addr)
+		case len(g.cfg.Clients) == 0:
+			return nil, fmt.Errorf("gateway: listening on %s needs client tokens: without them anyone who can reach it could use every server", addr)
+		}
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	s := &HTTPServer{
+		URL: "http://" + ln.Addr().String(),
+		hs: &http.Server{
+			Handler:           g.mux,
+			ReadHeaderTimeout: 10 * time.Second,
+			IdleTimeout:       2 * time.Minute,
+			ErrorLog:          slog.NewLogLogger(g.log.Handler(), slog.LevelDebug),
+		},
+		done: make(chan struct{}),
+	}
+	g.mu.Lock()
+	if g.closed {
+		g.mu.Unlock()
+		_ = ln.Close()
+		return nil, errors.New("gateway: closed")
+	}
+	g.listeners = append(g.listeners, s)
+	g.mu.Unlock()
+	// Owner: s. Exits when Close shuts the http.Server down.
+	go func() {
+		defer close(s.done)
+		if err := s.hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
+			s.err = err
+		}
+	}()
+	return s, nil
+}
+
+// MCPURL is the aggregated endpoint's URL.
+func (s *HTTPServer) MCPURL() string { return s.URL + PathMCP }
+
+// RouteURL is the routing protocol's URL.
+func (s *HTTPServer) RouteURL() string { return s.URL + PathRoute }
+
+// Close stops accepting requests and waits for those in progress until
+// ctx ends, then closes the rest. Open streams end when their client
+// sessions do (Gateway.Close ends them first).
+func (s *HTTPServer) Close(ctx context.Context) error {
+	s.once.Do(func() {
+		err := s.hs.Shutdown(ctx)
+		if err != nil {
+			err = errors.Join(err, s.hs.Close())
+		}
+		<-s.done
+		s.closeErr = errors.Join(err, s.err)
+	})
+	return s.closeErr
+}
