@@ -77,9 +77,9 @@ func (s *Session) traceCall(ctx context.Context, tel *telemetry.Telemetry, c *ac
 // peer describes the session's server for telemetry.
 func (sc SessionConfig) peer() telemetry.Peer {
 	p := telemetry.Peer{SessionName: sc.Name}
+	// Server describes the target even when a Dialer wraps the connection
+	// (the gateway does); a bare Dialer (memory pipes) says nothing.
 	switch {
-	case sc.Dialer != nil:
-		// A custom dialer (memory pipes, embedding): nothing to say.
 	case sc.Server.Command != "":
 		p.Transport = mcpconv.NetworkTransportPipe
 	case sc.Server.URL != "":

@@ -149,7 +149,7 @@ func decodeWireError(raw RawMessage) (*WireError, error) {
 	if len(o.Message) == 0 || o.Message[0] != '"' {
 		return nil, errors.New("error message must be a string")
 	}
-	e := &WireError{Code: code, Data: nullToNil(o.Data)}
+	e := &WireError{Code: code, Data: nullToNil(o.Data), Raw: raw}
 	if err := Unmarshal(o.Message, &e.Message); err != nil {
 		return nil, errors.New("error message must be a string")
 	}

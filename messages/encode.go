@@ -44,10 +44,16 @@ func AppendResult(buf []byte, id ID, result RawMessage) []byte {
 	return append(buf, '}')
 }
 
-// AppendError appends an error response.
+// AppendError appends an error response: e.Raw verbatim when the error
+// was received from a peer, else the error encoded.
 func AppendError(buf []byte, id ID, e *WireError) []byte {
 	buf = append(buf, `{"jsonrpc":"2.0","id":`...)
 	buf = id.AppendJSON(buf)
+	if len(e.Raw) > 0 {
+		buf = append(buf, `,"error":`...)
+		buf = append(buf, e.Raw...)
+		return append(buf, '}')
+	}
 	buf = append(buf, `,"error":{"code":`...)
 	buf = appendInt(buf, e.Code)
 	buf = append(buf, `,"message":`...)

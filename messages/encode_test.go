@@ -114,3 +114,17 @@ func sanitizedID(id ID) ID {
 	}
 	return id
 }
+
+// A received error goes back out exactly as it came: escapes, member order
+// and unknown members included (the gateway relays errors this way).
+func TestAReceivedErrorIsRelayedByteForByte(t *testing.T) {
+	obj := `{"message":"caf\u00e9 \/ r\u00e9sum\u00e9","code":-32602,"data":{"b":1, "a":[2]},"x-extra":true}`
+	m, err := DecodeMessage([]byte(`{"jsonrpc":"2.0","id":7,"error":` + obj + `}`))
+	require.NoError(t, err)
+	require.NotNil(t, m.Error)
+	assert.Equal(t, "café / résumé", m.Error.Message)
+	assert.Equal(t, `{"jsonrpc":"2.0","id":"relay-1","error":`+obj+`}`, string(AppendError(nil, StringID("relay-1"), m.Error)))
+
+	built := &WireError{Code: CodeInternalError, Message: "local"}
+	assert.Equal(t, `{"jsonrpc":"2.0","id":1,"error":{"code":-32603,"message":"local"}}`, string(AppendError(nil, NumberID(1), built)))
+}

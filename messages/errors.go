@@ -12,6 +12,11 @@ type WireError struct {
 	Code    int64      `json:"code"`
 	Message string     `json:"message"`
 	Data    RawMessage `json:"data,omitempty"`
+	// Raw is the error object exactly as it was received (nil for errors
+	// built here). AppendError writes it verbatim, so a relay such as the
+	// gateway passes a server's error through byte for byte; a WireError
+	// changed after decoding must have Raw cleared.
+	Raw RawMessage `json:"-"`
 }
 
 func (e *WireError) Error() string {
