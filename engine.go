@@ -99,6 +99,7 @@ type Engine struct {
 	mu       sync.Mutex
 	sessions map[string]*Session
 	closed   bool
+	opening  sync.WaitGroup // Opens between reserving a name and spawning
 
 	httpMu     sync.Mutex
 	httpClient *http.Client               // shared by URL sessions; built on first use
@@ -153,6 +154,10 @@ func (e *Engine) Open(ctx context.Context, sc SessionConfig) (*Session, error) {
 	}
 	s := &Session{name: sc.Name, engine: e, peer: ac.Peer}
 	e.sessions[sc.Name] = s // reserve the name while spawning
+	// Close waits for spawns under way, so that a session opened while the
+	// engine closes is closed too, never left running.
+	e.opening.Add(1)
+	defer e.opening.Done()
 	e.mu.Unlock()
 
 	h, err := e.registry.Spawn(ctx, actors.NewShared(e.system, e.workers, ac))
@@ -160,7 +165,9 @@ func (e *Engine) Open(ctx context.Context, sc SessionConfig) (*Session, error) {
 		e.forget(sc.Name, s)
 		return nil, err
 	}
+	e.mu.Lock() // Sessions and Close read s.h under the lock
 	s.h, s.sh = h, h.Shared()
+	e.mu.Unlock()
 	return s, nil
 }
 
@@ -272,6 +279,9 @@ func (e *Engine) Close(ctx context.Context) error {
 		return nil
 	}
 	e.closed = true
+	e.mu.Unlock()
+	e.opening.Wait()
+	e.mu.Lock()
 	sessions := make([]*Session, 0, len(e.sessions))
 	for _, s := range e.sessions {
 		if s.h != nil {

@@ -21,8 +21,13 @@ type Handle struct {
 // Shared returns the session's shared state.
 func (h *Handle) Shared() *Shared { return h.sh }
 
-// Post sends a request to the actor; the caller waits on c.Done().
-func (h *Handle) Post(c *Call) { h.sys.Root.Send(h.pid, c) }
+// Post sends a request to the actor; the caller waits on c.Done(). If the
+// session is idle, the caller runs it (see sessionDispatcher).
+func (h *Handle) Post(c *Call) {
+	h.sh.callersPosting.Add(1)
+	h.sys.Root.Send(h.pid, c)
+	h.sh.callersPosting.Add(-1)
+}
 
 // PostNotify sends a notification to the actor; n.Done() closes once it
 // was queued for writing.

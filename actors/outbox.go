@@ -82,6 +82,16 @@ func (o *outbox) take() (b batch, ok bool) {
 	return b, true
 }
 
+// giveBack puts a taken, unwritten batch back in front of what was queued
+// since, and ends the claim, so that the next drain writes it first.
+func (o *outbox) giveBack(b batch) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.queued.frames = append(b.frames, o.queued.frames...)
+	o.queued.bytes = append(b.bytes, o.queued.bytes...)
+	o.running = false
+}
+
 // recycle returns a written batch's frames to the pool and keeps its
 // backing arrays for the next batch.
 func (o *outbox) recycle(b batch) {

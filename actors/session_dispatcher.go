@@ -9,9 +9,15 @@ package actors
 //     largest single cost of a call at low concurrency. Frames that batch
 //     queued are written by a worker: the reader must never block on a
 //     write (a server blocked writing to us would deadlock with it).
-//   - Posted by anyone else (callers, timers): the batch runs on one of the
-//     engine's shared workers, which then writes what the batch queued, on
-//     the same goroutine. See writer for why that is safe.
+//   - Posted by a caller (Handle.Post) to an idle mailbox: the caller runs
+//     the batch itself, then writes what it queued if the connection can
+//     write without blocking (transport.TryWriter: a pipe with room); if
+//     not, a worker writes it. At one call in flight this saves the
+//     hand-off to a worker, a thread wake-up, per request; a caller never
+//     waits on a server that stopped reading.
+//   - Posted by anyone else (timers, handler goroutines): the batch runs on
+//     one of the engine's shared workers, which then writes what the batch
+//     queued, on the same goroutine. See writer for why that is safe.
 type sessionDispatcher struct {
 	workers *Workers
 	sh      *Shared
@@ -39,6 +45,13 @@ func (d *sessionDispatcher) Schedule(processMessages func()) {
 	if d.sh.readerPosting.CompareAndSwap(true, false) {
 		d.process()
 		if w := d.sh.writer.Load(); w != nil && w.box.pending() {
+			d.workers.Schedule(w.flushFn)
+		}
+		return
+	}
+	if d.sh.callersPosting.Load() > 0 {
+		d.process()
+		if w := d.sh.writer.Load(); w != nil && w.box.pending() && !w.tryFlush() {
 			d.workers.Schedule(w.flushFn)
 		}
 		return

@@ -47,6 +47,9 @@ type Shared struct {
 	// readerPosting is set by the reader around its Send of a frame, so
 	// that the session dispatcher lets it run the batch itself.
 	readerPosting atomic.Bool
+	// callersPosting counts callers inside Handle.Post: a mailbox woken by
+	// one of them runs on that caller (sessionDispatcher).
+	callersPosting atomic.Int32
 
 	// actor only: survives panic restarts.
 	epoch         uint64

@@ -44,6 +44,43 @@ func (w *writer) flush() {
 	}
 }
 
+// tryFlush writes what is queued if the connection can do so without
+// blocking (transport.TryWriter), on the calling goroutine. It reports
+// false when frames remain that need a write that may block: the caller
+// then hands flush to a worker. A caller goroutine that ran an idle
+// session's batch uses it to send its own request with no hand-off.
+func (w *writer) tryFlush() bool {
+	tw, ok := w.conn.(transport.TryWriter)
+	if !ok {
+		return false
+	}
+	if !w.box.claim() {
+		return true // nothing queued, or a drain in progress will take it
+	}
+	for {
+		b, ok := w.box.take()
+		if !ok {
+			return true
+		}
+		if w.failed {
+			w.box.recycle(b)
+			continue
+		}
+		written, err := tw.TryWriteFrames(b.bytes...)
+		switch {
+		case err != nil:
+			w.failed = true
+			w.onFail(err)
+			w.box.recycle(b)
+		case written:
+			w.box.recycle(b)
+		default:
+			w.box.giveBack(b)
+			return false
+		}
+	}
+}
+
 // drain writes everything queued, batch after batch: frames queued while a
 // write is in progress go out together in the next WriteFrames.
 func (w *writer) drain() {

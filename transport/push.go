@@ -83,3 +83,14 @@ func (f RequestFailure) String() string {
 type SessionIdentified interface {
 	SessionID() string
 }
+
+// TryWriter is implemented by connections that can write without ever
+// blocking. TryWriteFrames writes all the frames at once, or nothing:
+// written is false when the write would have had to wait (a full pipe, a
+// batch too large to write atomically), and the caller then hands the
+// frames to a goroutine that may block. It lets a caller goroutine write
+// its own request when the session is idle, with no hand-off, yet never
+// wait on a server that stopped reading.
+type TryWriter interface {
+	TryWriteFrames(frames ...[]byte) (written bool, err error)
+}

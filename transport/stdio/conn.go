@@ -30,6 +30,7 @@ type Conn struct {
 	stdout *os.File
 	stderr *os.File
 	grace  time.Duration
+	tw     *tryWriter // built on the first TryWriteFrames; writer side only
 
 	ring    ring
 	drained chan struct{} // closed when the stderr drain goroutine returns

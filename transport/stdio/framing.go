@@ -15,6 +15,8 @@ import (
 var (
 	ErrNewlineInFrame = errors.New("stdio: frame contains a raw newline")
 	ErrEmptyFrame     = errors.New("stdio: empty frame")
+
+	errPartialWrite = errors.New("stdio: a pipe write was split")
 )
 
 const (
