@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpengine/mcpengine"
 	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/telemetry"
 )
 
 // scenarioEnv is where the official conformance suite names the scenario
@@ -47,6 +48,7 @@ func newConformanceCmd() *cobra.Command {
 		scenario string
 		timeout  time.Duration
 		verbose  bool
+		otel     string
 	)
 	cmd := &cobra.Command{
 		Use:   "conformance URL",
@@ -75,12 +77,23 @@ Run the suite with make conformance (scripts/conformance.sh).`,
 			}
 			ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 			defer cancel()
-			return runConformance(ctx, cmd, args[0], scenario, verbose)
+			tf := &targetFlags{otel: otel}
+			stop, err := tf.startTelemetry(cmd, "")
+			if err != nil {
+				return err
+			}
+			defer stop()
+			var tel telemetry.Providers
+			if tf.telemetryOut != nil {
+				tel = tf.telemetryOut.Providers
+			}
+			return runConformance(ctx, cmd, args[0], scenario, verbose, tel)
 		},
 	}
 	cmd.Flags().StringVar(&scenario, "scenario", "", "scenario name (default: $"+scenarioEnv+")")
 	cmd.Flags().DurationVar(&timeout, "timeout", 15*time.Second, "bound on the whole run (connect, calls, close)")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "log the engine's activity to stderr")
+	cmd.Flags().StringVar(&otel, "otel", "", "OpenTelemetry: otlp (OTEL_EXPORTER_OTLP_* variables) or stdout")
 	return cmd
 }
 
@@ -93,7 +106,7 @@ func knownScenarios() []string {
 	return names
 }
 
-func runConformance(ctx context.Context, cmd *cobra.Command, url, scenario string, verbose bool) error {
+func runConformance(ctx context.Context, cmd *cobra.Command, url, scenario string, verbose bool, tel telemetry.Providers) error {
 	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	sc, known := conformanceScenarios[scenario]
 	if !known {
@@ -107,6 +120,7 @@ func runConformance(ctx context.Context, cmd *cobra.Command, url, scenario strin
 		// A refused handshake or a version mismatch from a test server is a
 		// failed scenario: give up after one retry rather than five.
 		RestartBudget: 1,
+		Telemetry:     tel,
 	}
 	if verbose {
 		cfg.Logger = slog.New(slog.NewTextHandler(errOut, &slog.HandlerOptions{Level: slog.LevelDebug}))

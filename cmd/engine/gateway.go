@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpengine/mcpengine/gateway"
 	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/telemetry"
 )
 
 // gatewayShutdownTimeout bounds the gateway's shutdown: client sessions,
@@ -27,6 +28,8 @@ type gatewayFlags struct {
 	auditArgs   bool
 	wait        time.Duration
 	verbose     bool
+	otel        string
+	otelArgs    bool
 }
 
 func newGatewayCmd() *cobra.Command {
@@ -74,6 +77,8 @@ use --listen 127.0.0.1:0) and runs until SIGINT or SIGTERM.`,
 	fl.BoolVar(&f.auditArgs, "audit-arguments", false, "record tool arguments in the audit log (off: they may hold secrets)")
 	fl.DurationVar(&f.wait, "wait", 30*time.Second, "how long to wait for every server to be ready before reporting which are not (serving starts at once)")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log the gateway's and the engine's activity to stderr")
+	fl.StringVar(&f.otel, "otel", "", "OpenTelemetry for the upstream sessions: otlp (OTEL_EXPORTER_OTLP_* variables) or stdout; their metrics then go there instead of /metrics")
+	fl.BoolVar(&f.otelArgs, "otel-record-arguments", false, "put tool arguments on spans (off: they may hold secrets)")
 	cmd.AddCommand(newGatewayConformanceCmd())
 	return cmd
 }
@@ -100,6 +105,20 @@ func runGateway(cmd *cobra.Command, f *gatewayFlags) error {
 	stderr := cmd.ErrOrStderr()
 	cfg.Logger = gatewayLogger(stderr, f.verbose)
 	cfg.Engine.ClientInfo = messages.Implementation{Name: "mcpengine-gateway", Version: version()}
+	if f.otel != "" {
+		p, err := telemetry.Export(cmd.Context(), telemetry.ExportOptions{Mode: f.otel, Writer: stderr, ServiceVersion: version()})
+		if err != nil {
+			return usagef("%v", err)
+		}
+		// Flushed after the gateway (and its sessions) closed: deferred first.
+		defer func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			_ = p.Shutdown(ctx)
+		}()
+		cfg.Engine.Telemetry = p.Providers
+		cfg.Engine.TelemetryOptions = telemetry.Options{RecordArguments: f.otelArgs}
+	}
 
 	g, err := gateway.New(cmd.Context(), *cfg)
 	if err != nil {

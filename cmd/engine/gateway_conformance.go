@@ -11,6 +11,7 @@ import (
 	"github.com/mcpengine/mcpengine"
 	"github.com/mcpengine/mcpengine/gateway"
 	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/telemetry"
 )
 
 // newGatewayConformanceCmd runs the conformance suite's client scenarios
@@ -61,7 +62,7 @@ func newGatewayConformanceCmd() *cobra.Command {
 				return fmt.Errorf("conformance %s: %w", scenario, err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "gateway at %s in front of %s\n", hs.MCPURL(), args[0])
-			return runConformance(ctx, cmd, hs.MCPURL(), scenario, verbose)
+			return runConformance(ctx, cmd, hs.MCPURL(), scenario, verbose, telemetry.Providers{})
 		},
 	}
 	cmd.Flags().StringVar(&scenario, "scenario", "", "scenario name (default: $"+scenarioEnv+")")

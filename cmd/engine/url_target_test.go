@@ -90,3 +90,16 @@ func TestLoadServesPrometheusMetrics(t *testing.T) {
 	assert.Contains(t, body, "mcpengine_client_sessions")
 	require.NoError(t, cmd.Wait())
 }
+
+// --otel stdout on a client command prints the call's span, named and
+// attributed by the MCP conventions, and never the tool arguments unless
+// asked.
+func TestOtelStdoutShowsTheCallSpan(t *testing.T) {
+	r := ok(t, "call", "echo", "--args", `{"text":"secret-argument"}`, "--otel", "stdout")
+	assert.Contains(t, r.stderr, `"Name": "tools/call echo"`)
+	assert.Contains(t, r.stderr, `"gen_ai.tool.name"`)
+	assert.NotContains(t, r.stderr, "secret-argument")
+	r = ok(t, "call", "echo", "--args", `{"text":"opted-in"}`, "--otel", "stdout", "--otel-record-arguments")
+	assert.Contains(t, r.stderr, "opted-in")
+
+}
