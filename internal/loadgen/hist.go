@@ -83,29 +83,35 @@ func fromMicros(us int64) time.Duration { return time.Duration(us) * time.Micros
 
 func floatMicros(us float64) time.Duration { return time.Duration(us * float64(time.Microsecond)) }
 
+// histogramReader is what a summary reads: both the dense Histogram and
+// the sparse PackedHistogram have it.
+type histogramReader interface {
+	TotalCount() int64
+	ValueAtPercentilesSlice([]float64) []int64
+	Min() int64
+	Max() int64
+	Mean() float64
+	StdDev() float64
+}
+
 // Summarize reads a latency summary from a histogram of microseconds.
 func Summarize(h *hdrhistogram.Histogram) Latency {
-	if h == nil || h.TotalCount() == 0 {
+	if h == nil {
 		return Latency{}
 	}
-	q := h.ValueAtPercentilesSlice([]float64{50, 90, 95, 99, 99.9})
-	return Latency{
-		Count:  h.TotalCount(),
-		Min:    fromMicros(h.Min()),
-		Mean:   floatMicros(h.Mean()),
-		StdDev: floatMicros(h.StdDev()),
-		P50:    fromMicros(q[0]),
-		P90:    fromMicros(q[1]),
-		P95:    fromMicros(q[2]),
-		P99:    fromMicros(q[3]),
-		P999:   fromMicros(q[4]),
-		Max:    fromMicros(h.Max()),
-	}
+	return summarize(h)
 }
 
 // summarizePacked is Summarize for a sparse histogram.
 func summarizePacked(h *hdrhistogram.PackedHistogram) Latency {
-	if h == nil || h.TotalCount() == 0 {
+	if h == nil {
+		return Latency{}
+	}
+	return summarize(h)
+}
+
+func summarize(h histogramReader) Latency {
+	if h.TotalCount() == 0 {
 		return Latency{}
 	}
 	q := h.ValueAtPercentilesSlice([]float64{50, 90, 95, 99, 99.9})
