@@ -258,14 +258,21 @@ func (e *Engine) Session(name string) (*Session, error) {
 // Sessions returns every open session, sorted by name.
 func (e *Engine) Sessions() []*Session {
 	e.mu.Lock()
+	out := e.spawnedLocked()
+	e.mu.Unlock()
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out
+}
+
+// spawnedLocked lists the sessions whose actor exists (a name reserved by
+// an Open under way is left out). e.mu must be held.
+func (e *Engine) spawnedLocked() []*Session {
 	out := make([]*Session, 0, len(e.sessions))
 	for _, s := range e.sessions {
 		if s.h != nil {
 			out = append(out, s)
 		}
 	}
-	e.mu.Unlock()
-	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out
 }
 
@@ -282,12 +289,7 @@ func (e *Engine) Close(ctx context.Context) error {
 	e.mu.Unlock()
 	e.opening.Wait()
 	e.mu.Lock()
-	sessions := make([]*Session, 0, len(e.sessions))
-	for _, s := range e.sessions {
-		if s.h != nil {
-			sessions = append(sessions, s)
-		}
-	}
+	sessions := e.spawnedLocked()
 	e.mu.Unlock()
 
 	var wg sync.WaitGroup
