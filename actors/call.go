@@ -43,9 +43,10 @@ type Call struct {
 	// resubscribe): it runs inside Receive.
 	onDone func(a *sessionActor, result messages.RawMessage, err error)
 
-	done   chan struct{}
-	Result messages.RawMessage
-	Err    error
+	done      chan struct{}
+	completed bool // set by finish (actor only); done may close later
+	Result    messages.RawMessage
+	Err       error
 }
 
 // NewCall returns a call ready to be posted.
@@ -70,26 +71,27 @@ func (c *Call) finish(a *sessionActor, result messages.RawMessage, err error) {
 		fn(a, result, err)
 		return
 	}
-	select {
-	case <-c.done:
+	if c.completed {
 		return
-	default:
 	}
+	c.completed = true
 	c.Result, c.Err = result, err
+	if c.Progress != nil && a != nil {
+		// Progress callbacks run on the session's dispatcher; waking the
+		// caller through it too means every progress notification that
+		// arrived before the answer has been delivered when Call returns.
+		// A full queue (a callback that never returns) must not strand the
+		// caller: then it wakes at once.
+		done := c.done
+		if a.sh.disp.post(func() { close(done) }) {
+			return
+		}
+	}
 	close(c.done)
 }
 
-func (c *Call) isFinished() bool {
-	if c.done == nil {
-		return false
-	}
-	select {
-	case <-c.done:
-		return true
-	default:
-		return false
-	}
-}
+// isFinished reports whether the call was completed; the actor only.
+func (c *Call) isFinished() bool { return c.completed }
 
 // Notify is an outgoing notification posted by a caller. Done is closed when
 // it was handed to the writer (or refused, with Err set).
