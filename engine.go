@@ -55,6 +55,9 @@ type Config struct {
 	Roots       []messages.Root
 	Sampling    SamplingHandler
 	Elicitation ElicitationHandler
+	// RootsHandler, when set, answers roots/list instead of Roots (and
+	// advertises the roots capability).
+	RootsHandler RootsHandler
 
 	// Telemetry are the OpenTelemetry providers the engine reports spans
 	// and metrics to, by the MCP semantic conventions. The zero value
@@ -87,6 +90,7 @@ type SessionConfig struct {
 	Roots          []messages.Root
 	Sampling       SamplingHandler
 	Elicitation    ElicitationHandler
+	RootsHandler   RootsHandler
 }
 
 // Engine holds many sessions in one actor system.
@@ -223,6 +227,13 @@ func (e *Engine) actorConfig(sc SessionConfig, dialer transport.Dialer) actors.S
 	}
 	if elicitation != nil {
 		ac.Elicitation = elicitation.raw()
+	}
+	roots := c.RootsHandler
+	if sc.RootsHandler != nil {
+		roots = sc.RootsHandler
+	}
+	if roots != nil {
+		ac.RootsHandler = roots.raw()
 	}
 	return ac
 }

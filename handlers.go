@@ -15,6 +15,25 @@ type SamplingHandler func(ctx context.Context, req *messages.CreateMessageParams
 // ElicitationHandler answers a server's elicitation/create.
 type ElicitationHandler func(ctx context.Context, req *messages.ElicitParams) (*messages.ElicitResult, error)
 
+// RootsHandler answers a server's roots/list when the roots are not a
+// fixed list (Config.Roots): a relay asking its own client, say. It runs
+// in its own goroutine; ctx ends if the server cancels or the connection
+// goes.
+type RootsHandler func(ctx context.Context) ([]messages.Root, error)
+
+func (h RootsHandler) raw() actors.ServerRequestHandler {
+	return func(ctx context.Context, _ messages.RawMessage) (any, error) {
+		roots, err := h(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if roots == nil {
+			roots = []messages.Root{}
+		}
+		return &messages.ListRootsResult{Roots: roots}, nil
+	}
+}
+
 func (h SamplingHandler) raw() actors.ServerRequestHandler {
 	return func(ctx context.Context, params messages.RawMessage) (any, error) {
 		var p messages.CreateMessageParams

@@ -57,6 +57,8 @@ type SessionConfig struct {
 	Roots       []messages.Root
 	Sampling    ServerRequestHandler
 	Elicitation ServerRequestHandler
+	// RootsHandler, when set, answers roots/list instead of Roots.
+	RootsHandler ServerRequestHandler
 
 	Logger *slog.Logger
 
@@ -94,7 +96,7 @@ func (c *SessionConfig) withDefaults() {
 // advertised only when the engine can actually serve it.
 func (c *SessionConfig) clientCapabilities() messages.ClientCapabilities {
 	var caps messages.ClientCapabilities
-	if c.Roots != nil {
+	if c.Roots != nil || c.RootsHandler != nil {
 		caps.Roots = &messages.RootsCapability{ListChanged: true}
 	}
 	if c.Sampling != nil {

@@ -112,6 +112,10 @@ func (a *sessionActor) onServerRequest(msg *messages.Message) {
 		a.reply(msg.ID, nil, nil)
 		return
 	case messages.MethodRootsList:
+		if h := a.sh.cfg.RootsHandler; h != nil {
+			a.runHandler(msg, h)
+			return
+		}
 		if a.sh.roots != nil {
 			a.reply(msg.ID, &messages.ListRootsResult{Roots: a.sh.roots}, nil)
 			return

@@ -40,7 +40,7 @@ func (a *sessionActor) hasSomethingToListenFor(caps messages.ServerCapabilities)
 	// Servers may send sampling, elicitation and roots requests outside
 	// any request's answer stream (the conformance suite's elicitation
 	// scenario does), so offering any of them is reason to listen.
-	if a.sh.cfg.Sampling != nil || a.sh.cfg.Elicitation != nil || a.sh.roots != nil {
+	if a.sh.cfg.Sampling != nil || a.sh.cfg.Elicitation != nil || a.sh.roots != nil || a.sh.cfg.RootsHandler != nil {
 		return true
 	}
 	if t := caps.Tools; t != nil && t.ListChanged {
