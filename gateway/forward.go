@@ -104,19 +104,22 @@ func (g *Gateway) send(ctx context.Context, r *fwd) (messages.RawMessage, error)
 		exclusive = r.front
 	}
 	params := r.params
-	if r.progress != nil || bytes.Contains(params, []byte(`"progressToken"`)) {
-		// The server gets a token of the gateway's in place of the
-		// client's (which the engine could take for one of its own), and
-		// the connection hands its progress to r.progress (upstreamconn.go).
-		// Without r.progress nobody listens.
-		tok, raw := g.progress.token()
-		params = messages.WithMeta(params, messages.MetaField{Key: messages.MetaProgressToken, Value: raw})
-		if r.progress != nil {
-			g.progress.m.Store(tok, r.progress)
-			defer g.progress.m.Delete(tok)
-		}
-	}
 	opts := []mcpengine.CallOption{mcpengine.FailFast()}
+	if r.progress != nil || bytes.Contains(params, []byte(`"progressToken"`)) {
+		// The engine puts a token of its own in place of the client's
+		// (which could collide with the engine's) and hands the server's
+		// progress to r.progress, all of it before the answer returns.
+		// Without r.progress nobody listens.
+		fn := r.progress
+		opts = append(opts, mcpengine.WithProgress(func(p messages.ProgressParams) {
+			if fn == nil {
+				return
+			}
+			if raw, err := messages.Marshal(&p); err == nil {
+				fn(raw)
+			}
+		}))
+	}
 	var lastErr error
 	for range 2 {
 		m := r.srv.pool.acquire(ctx, g.cfg.ReadyWait, exclusive)

@@ -49,7 +49,7 @@ type Gateway struct {
 	metrics  *metrics
 	audit    *auditLog
 	mux      *http.ServeMux
-	progress progressRoutes
+	progress progressTokens
 
 	mu        sync.Mutex
 	listeners []*HTTPServer

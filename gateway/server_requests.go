@@ -78,14 +78,18 @@ func (g *Gateway) forwardElicitation(ctx context.Context, m *member, p *messages
 // forwardRoots answers a server's roots/list: the attributed client's
 // roots, or the server's configured ones when there is no such client or
 // it has no roots capability.
-func (g *Gateway) forwardRoots(ctx context.Context, m *member) (any, error) {
+func (g *Gateway) forwardRoots(ctx context.Context, m *member) ([]messages.Root, error) {
 	f, _ := m.attribute()
 	if f == nil || f.front.caps.Roots == nil {
-		return &messages.ListRootsResult{Roots: m.srv.cfg.Roots}, nil
+		return m.srv.cfg.Roots, nil
 	}
 	raw, err := f.front.request(ctx, f.out, messages.MethodRootsList, nil)
 	if err != nil {
 		return nil, err
 	}
-	return raw, nil
+	var res messages.ListRootsResult
+	if err := messages.Unmarshal(raw, &res); err != nil {
+		return nil, &messages.WireError{Code: messages.CodeInternalError, Message: "gateway: the client's roots: " + err.Error()}
+	}
+	return res.Roots, nil
 }

@@ -56,24 +56,13 @@ func (g *Gateway) openUpstream(ctx context.Context, name string, s Server) (*ups
 	}
 	for i := range max(1, s.Pool) {
 		m := &member{srv: u, index: i, flights: map[*flight]struct{}{}}
-		inner := s.Dialer
-		if inner == nil {
-			if inner, err = g.eng.Dialer(s.Target); err != nil {
-				return nil, fmt.Errorf("gateway: server %q: %w", name, err)
-			}
-		}
 		sess, err := g.eng.Open(ctx, mcpengine.SessionConfig{
 			Name:   fmt.Sprintf("%s#%d", name, i),
 			Server: s.Target,
-			// The wrapped connections take roots/list and the gateway's
-			// progress out of the session's way: see upstreamconn.go.
-			Dialer: &upstreamDialer{
-				inner:    inner,
-				roots:    func(ctx context.Context) (any, error) { return g.forwardRoots(ctx, m) },
-				progress: g.progress.deliver,
-			},
-			// Non-nil so that the roots capability is declared.
-			Roots: []messages.Root{},
+			Dialer: s.Dialer, // nil: the engine dials Target
+			// Asked at the time the server asks: the client whose request
+			// is in flight on this member answers (server_requests.go).
+			RootsHandler: func(ctx context.Context) ([]messages.Root, error) { return g.forwardRoots(ctx, m) },
 			Sampling: func(ctx context.Context, p *messages.CreateMessageParams) (*messages.CreateMessageResult, error) {
 				return g.forwardSampling(ctx, m, p)
 			},
