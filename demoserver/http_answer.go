@@ -3,6 +3,7 @@ package demoserver
 import (
 	"net/http"
 
+	"github.com/mcpengine/mcpengine/internal/httpserve"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -122,7 +123,7 @@ func (h *StreamableHandler) answerJSON(w http.ResponseWriter, r *http.Request, s
 		}
 		if ending {
 			c.abandon(st)
-			httpError(w, http.StatusNotFound, messages.CodeInvalidRequest, "session ended")
+			httpserve.Error(w, http.StatusNotFound, messages.CodeInvalidRequest, "session ended")
 			return
 		}
 		select {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"github.com/mcpengine/mcpengine/internal/httpserve"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -66,8 +67,8 @@ func (h *StreamableHandler) SessionIDs() []string { return h.hub.ids() }
 
 // ServeHTTP implements http.Handler.
 func (h *StreamableHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !originAllowed(r, &h.o) {
-		httpError(w, http.StatusForbidden, messages.CodeInvalidRequest, "origin not allowed")
+	if !httpserve.OriginAllowed(r, h.o.AllowedOrigins) {
+		httpserve.Error(w, http.StatusForbidden, messages.CodeInvalidRequest, "origin not allowed")
 		return
 	}
 	switch r.Method {
@@ -88,17 +89,17 @@ func (h *StreamableHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 func (h *StreamableHandler) session(w http.ResponseWriter, r *http.Request) *httpSession {
 	id := r.Header.Get(HeaderSessionID)
 	if id == "" {
-		httpError(w, http.StatusBadRequest, messages.CodeInvalidRequest, "missing "+HeaderSessionID+" header")
+		httpserve.Error(w, http.StatusBadRequest, messages.CodeInvalidRequest, "missing "+HeaderSessionID+" header")
 		return nil
 	}
 	s := h.hub.lookup(id)
 	if s == nil {
-		httpError(w, http.StatusNotFound, messages.CodeInvalidRequest, "session not found")
+		httpserve.Error(w, http.StatusNotFound, messages.CodeInvalidRequest, "session not found")
 		return nil
 	}
 	if !h.versionOK(r, s.streamable) {
 		h.hub.release(s)
-		httpError(w, http.StatusBadRequest, messages.CodeInvalidRequest, "unsupported "+HeaderProtocolVersion)
+		httpserve.Error(w, http.StatusBadRequest, messages.CodeInvalidRequest, "unsupported "+HeaderProtocolVersion)
 		return nil
 	}
 	return s
@@ -129,7 +130,7 @@ func (h *StreamableHandler) post(w http.ResponseWriter, r *http.Request) {
 	c := s.streamable
 	if len(p.requests) == 0 {
 		if !c.deliver(body, p) {
-			httpError(w, http.StatusNotFound, messages.CodeInvalidRequest, "session ended")
+			httpserve.Error(w, http.StatusNotFound, messages.CodeInvalidRequest, "session ended")
 			return
 		}
 		w.WriteHeader(http.StatusAccepted)
@@ -141,17 +142,17 @@ func (h *StreamableHandler) post(w http.ResponseWriter, r *http.Request) {
 	st, err := c.openAnswer(p, !sse, drop, !h.o.NoPriming)
 	switch {
 	case errors.Is(err, errDuplicateID):
-		httpError(w, http.StatusBadRequest, messages.CodeInvalidRequest, err.Error())
+		httpserve.Error(w, http.StatusBadRequest, messages.CodeInvalidRequest, err.Error())
 		return
 	case err != nil:
-		httpError(w, http.StatusNotFound, messages.CodeInvalidRequest, "session ended")
+		httpserve.Error(w, http.StatusNotFound, messages.CodeInvalidRequest, "session ended")
 		return
 	}
 	sk := newSink()
 	c.attachAnswer(st, sk)
 	if !c.deliver(body, p) {
 		c.abandon(st)
-		httpError(w, http.StatusNotFound, messages.CodeInvalidRequest, "session ended")
+		httpserve.Error(w, http.StatusNotFound, messages.CodeInvalidRequest, "session ended")
 		return
 	}
 	if !sse {
@@ -172,24 +173,19 @@ func (h *StreamableHandler) post(w http.ResponseWriter, r *http.Request) {
 // readPost checks a POST's headers and reads its JSON-RPC body, answering
 // the errors itself (406, 415, 413, 400); body is nil then.
 func (h *StreamableHandler) readPost(w http.ResponseWriter, r *http.Request) (body []byte, msgs []messages.Message) {
-	if !accepts(r, "application/json") || !accepts(r, "text/event-stream") {
-		httpError(w, http.StatusNotAcceptable, messages.CodeInvalidRequest, "Accept must list application/json and text/event-stream")
+	if !httpserve.Accepts(r, "application/json") || !httpserve.Accepts(r, "text/event-stream") {
+		httpserve.Error(w, http.StatusNotAcceptable, messages.CodeInvalidRequest, "Accept must list application/json and text/event-stream")
 		return nil, nil
 	}
-	if !isJSONContent(r) {
-		httpError(w, http.StatusUnsupportedMediaType, messages.CodeInvalidRequest, "Content-Type must be application/json")
+	if !httpserve.IsJSONContent(r) {
+		httpserve.Error(w, http.StatusUnsupportedMediaType, messages.CodeInvalidRequest, "Content-Type must be application/json")
 		return nil, nil
 	}
-	if body = readBody(w, r, h.o.MaxBodyBytes); body == nil {
+	if body = httpserve.ReadBody(w, r, h.o.MaxBodyBytes); body == nil {
 		return nil, nil
 	}
-	msgs, errs := messages.DecodeFrame(body)
-	if len(errs) > 0 {
-		code := int64(messages.CodeInvalidRequest)
-		if !messages.Valid(body) {
-			code = messages.CodeParseError
-		}
-		httpError(w, http.StatusBadRequest, code, errs[0].Error())
+	msgs, ok := httpserve.DecodeBody(w, body)
+	if !ok {
 		return nil, nil
 	}
 	return body, msgs
@@ -204,7 +200,7 @@ func (h *StreamableHandler) postSession(w http.ResponseWriter, r *http.Request, 
 	create := r.Header.Get(HeaderSessionID) == "" && p.init
 	if create {
 		if !h.versionOK(r, nil) {
-			httpError(w, http.StatusBadRequest, messages.CodeInvalidRequest, "unsupported "+HeaderProtocolVersion)
+			httpserve.Error(w, http.StatusBadRequest, messages.CodeInvalidRequest, "unsupported "+HeaderProtocolVersion)
 			return nil, false
 		}
 	} else if s = h.session(w, r); s == nil {
@@ -221,14 +217,14 @@ func (h *StreamableHandler) postSession(w http.ResponseWriter, r *http.Request, 
 	}
 	if create {
 		if s = h.newSession(); s == nil {
-			httpError(w, http.StatusServiceUnavailable, messages.CodeInternalError, "server shutting down")
+			httpserve.Error(w, http.StatusServiceUnavailable, messages.CodeInternalError, "server shutting down")
 			return nil, false
 		}
 	}
 	if len(p.requests) > 0 && h.o.ExpireAfter > 0 && s.requests.Add(1) > int64(h.o.ExpireAfter) {
 		h.hub.release(s)
 		h.hub.end(s)
-		httpError(w, http.StatusNotFound, messages.CodeInvalidRequest, "session expired")
+		httpserve.Error(w, http.StatusNotFound, messages.CodeInvalidRequest, "session expired")
 		return nil, false
 	}
 	return s, create
@@ -246,8 +242,8 @@ func (h *StreamableHandler) newSession() *httpSession {
 }
 
 func (h *StreamableHandler) get(w http.ResponseWriter, r *http.Request) {
-	if !accepts(r, "text/event-stream") {
-		httpError(w, http.StatusNotAcceptable, messages.CodeInvalidRequest, "Accept must list text/event-stream")
+	if !httpserve.Accepts(r, "text/event-stream") {
+		httpserve.Error(w, http.StatusNotAcceptable, messages.CodeInvalidRequest, "Accept must list text/event-stream")
 		return
 	}
 	s := h.session(w, r)
@@ -261,12 +257,12 @@ func (h *StreamableHandler) get(w http.ResponseWriter, r *http.Request) {
 	if last := r.Header.Get(HeaderLastEventID); last != "" {
 		streamID, seq, ok := parseEventID(last)
 		if !ok {
-			httpError(w, http.StatusBadRequest, messages.CodeInvalidRequest, "malformed "+HeaderLastEventID)
+			httpserve.Error(w, http.StatusBadRequest, messages.CodeInvalidRequest, "malformed "+HeaderLastEventID)
 			return
 		}
 		st, err := c.resume(streamID, seq, sk)
 		if err != nil {
-			httpError(w, http.StatusBadRequest, messages.CodeInvalidRequest, err.Error())
+			httpserve.Error(w, http.StatusBadRequest, messages.CodeInvalidRequest, err.Error())
 			return
 		}
 		setSSEHeaders(w)
@@ -286,10 +282,10 @@ func (h *StreamableHandler) get(w http.ResponseWriter, r *http.Request) {
 	cursor, err := c.openStandalone(sk, !h.o.NoPriming)
 	switch {
 	case errors.Is(err, errStreamBusy):
-		httpError(w, http.StatusConflict, messages.CodeInvalidRequest, err.Error())
+		httpserve.Error(w, http.StatusConflict, messages.CodeInvalidRequest, err.Error())
 		return
 	case err != nil:
-		httpError(w, http.StatusNotFound, messages.CodeInvalidRequest, "session ended")
+		httpserve.Error(w, http.StatusNotFound, messages.CodeInvalidRequest, "session ended")
 		return
 	}
 	setSSEHeaders(w)

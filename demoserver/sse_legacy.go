@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/mcpengine/mcpengine/internal/httpserve"
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/transport"
 )
@@ -51,8 +52,8 @@ func (h *SSEHandler) ExpireSession(id string) bool { return h.hub.endID(id) }
 // ServeHTTP implements http.Handler: GET opens a stream, POST delivers a
 // message.
 func (h *SSEHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !originAllowed(r, &h.o) {
-		httpError(w, http.StatusForbidden, messages.CodeInvalidRequest, "origin not allowed")
+	if !httpserve.OriginAllowed(r, h.o.AllowedOrigins) {
+		httpserve.Error(w, http.StatusForbidden, messages.CodeInvalidRequest, "origin not allowed")
 		return
 	}
 	switch r.Method {
@@ -78,7 +79,7 @@ func (h *SSEHandler) stream(w http.ResponseWriter, r *http.Request) {
 	c := newLegacyConn()
 	s := &httpSession{id: newSessionID(), conn: c, legacy: c, end: c.in.finish}
 	if h.hub.start(s) != nil {
-		httpError(w, http.StatusServiceUnavailable, messages.CodeInternalError, "server shutting down")
+		httpserve.Error(w, http.StatusServiceUnavailable, messages.CodeInternalError, "server shutting down")
 		return
 	}
 	// The session lives as long as this stream: when the client goes
@@ -126,17 +127,17 @@ func (h *SSEHandler) stream(w http.ResponseWriter, r *http.Request) {
 func (h *SSEHandler) message(w http.ResponseWriter, r *http.Request) {
 	s := h.hub.lookup(r.URL.Query().Get("sessionId"))
 	if s == nil || s.legacy == nil {
-		httpError(w, http.StatusNotFound, messages.CodeInvalidRequest, "session not found")
+		httpserve.Error(w, http.StatusNotFound, messages.CodeInvalidRequest, "session not found")
 		return
 	}
 	defer h.hub.release(s)
-	body := readBody(w, r, h.o.MaxBodyBytes)
+	body := httpserve.ReadBody(w, r, h.o.MaxBodyBytes)
 	if body == nil {
 		return
 	}
 	msgs, errs := messages.DecodeFrame(body)
 	if len(errs) > 0 {
-		httpError(w, http.StatusBadRequest, messages.CodeInvalidRequest, errs[0].Error())
+		httpserve.Error(w, http.StatusBadRequest, messages.CodeInvalidRequest, errs[0].Error())
 		return
 	}
 	if hasRequest(msgs) {
@@ -146,7 +147,7 @@ func (h *SSEHandler) message(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if !s.legacy.in.push(body) {
-		httpError(w, http.StatusNotFound, messages.CodeInvalidRequest, "session ended")
+		httpserve.Error(w, http.StatusNotFound, messages.CodeInvalidRequest, "session ended")
 		return
 	}
 	w.WriteHeader(http.StatusAccepted)

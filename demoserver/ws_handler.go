@@ -9,6 +9,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/mcpengine/mcpengine/internal/httpserve"
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/transport"
 )
@@ -37,8 +38,8 @@ func (h *WebSocketHandler) Close(ctx context.Context) error { return h.hub.close
 // ServeHTTP implements http.Handler: it upgrades the request and serves
 // the connection until it ends.
 func (h *WebSocketHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !originAllowed(r, &h.o) {
-		httpError(w, http.StatusForbidden, messages.CodeInvalidRequest, "origin not allowed")
+	if !httpserve.OriginAllowed(r, h.o.AllowedOrigins) {
+		httpserve.Error(w, http.StatusForbidden, messages.CodeInvalidRequest, "origin not allowed")
 		return
 	}
 	if isUpgrade(r) && !offersSubprotocol(r, WebSocketSubprotocol) {

@@ -3,10 +3,10 @@ package gateway
 import (
 	"crypto/sha256"
 	"crypto/subtle"
-	"net"
 	"net/http"
 	"strings"
 
+	"github.com/mcpengine/mcpengine/internal/httpserve"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -44,7 +44,7 @@ type authError struct {
 // the response time.
 func (a *authenticator) authenticate(r *http.Request) (*principal, *authError) {
 	if len(a.clients) == 0 {
-		if !loopbackPeer(r) {
+		if !httpserve.LoopbackPeer(r) {
 			return nil, &authError{http.StatusForbidden, "only loopback clients may connect to a gateway without client tokens"}
 		}
 		return a.anonymous, nil
@@ -77,47 +77,11 @@ func bearerToken(r *http.Request) (string, bool) {
 	return token, token != ""
 }
 
-// loopbackPeer reports whether the request came from this host.
-func loopbackPeer(r *http.Request) bool {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		host = r.RemoteAddr
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
-}
-
-// isLoopbackAddr reports whether a listen address (host:port) binds only
-// the loopback interface.
-func isLoopbackAddr(addr string) bool {
-	host, _, err := net.SplitHostPort(addr)
-	return err == nil && isLoopbackHost(host)
-}
-
-// isLoopbackHost reports whether host (no port) is localhost or a loopback
-// IP address.
-func isLoopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(strings.Trim(host, "[]"))
-	return ip != nil && ip.IsLoopback()
-}
-
 // writeAuthError answers a refused request. A 401 carries the challenge
 // RFC 6750 asks for.
 func writeAuthError(w http.ResponseWriter, e *authError) {
 	if e.status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="mcpengine-gateway"`)
 	}
-	httpJSONError(w, e.status, messages.CodeInvalidRequest, e.msg)
-}
-
-// httpJSONError answers an HTTP error whose body is a JSON-RPC error
-// without an id, as Streamable HTTP servers do.
-func httpJSONError(w http.ResponseWriter, status int, code int64, msg string) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(status)
-	_, _ = w.Write(messages.AppendError(nil, messages.ID{}, &messages.WireError{Code: code, Message: msg}))
+	httpserve.Error(w, e.status, messages.CodeInvalidRequest, e.msg)
 }

@@ -3,16 +3,11 @@ package gateway
 import (
 	"bytes"
 	"context"
-	"errors"
-	"io"
-	"mime"
 	"net/http"
-	"net/url"
-	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 
+	"github.com/mcpengine/mcpengine/internal/httpserve"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -31,8 +26,8 @@ const (
 // resources/updated, log messages, and server requests whose own answer
 // stream is gone), one at a time. DELETE ends the session.
 func (g *Gateway) serveMCP(w http.ResponseWriter, r *http.Request) {
-	if !originAllowed(r, g.cfg.AllowedOrigins) {
-		httpJSONError(w, http.StatusForbidden, messages.CodeInvalidRequest, "origin not allowed")
+	if !httpserve.OriginAllowed(r, g.cfg.AllowedOrigins) {
+		httpserve.Error(w, http.StatusForbidden, messages.CodeInvalidRequest, "origin not allowed")
 		return
 	}
 	who, aerr := g.auth.authenticate(r)
@@ -49,7 +44,7 @@ func (g *Gateway) serveMCP(w http.ResponseWriter, r *http.Request) {
 		g.deleteMCP(w, r, who)
 	default:
 		w.Header().Set("Allow", "GET, POST, DELETE")
-		httpJSONError(w, http.StatusMethodNotAllowed, messages.CodeInvalidRequest, "method not allowed")
+		httpserve.Error(w, http.StatusMethodNotAllowed, messages.CodeInvalidRequest, "method not allowed")
 	}
 }
 
@@ -59,30 +54,30 @@ func (g *Gateway) serveMCP(w http.ResponseWriter, r *http.Request) {
 func (g *Gateway) session(w http.ResponseWriter, r *http.Request, who *principal) *frontSession {
 	id := r.Header.Get(headerSessionID)
 	if id == "" {
-		httpJSONError(w, http.StatusBadRequest, messages.CodeInvalidRequest, "missing "+headerSessionID+" header")
+		httpserve.Error(w, http.StatusBadRequest, messages.CodeInvalidRequest, "missing "+headerSessionID+" header")
 		return nil
 	}
 	fs := g.fronts.lookup(id)
 	if fs == nil {
-		httpJSONError(w, http.StatusNotFound, messages.CodeInvalidRequest, "session not found")
+		httpserve.Error(w, http.StatusNotFound, messages.CodeInvalidRequest, "session not found")
 		return nil
 	}
 	if fs.who != who {
 		g.fronts.release(fs)
-		httpJSONError(w, http.StatusForbidden, messages.CodeInvalidRequest, "the session belongs to another client")
+		httpserve.Error(w, http.StatusForbidden, messages.CodeInvalidRequest, "the session belongs to another client")
 		return nil
 	}
 	if v := r.Header.Get(headerProtocolVersion); v != "" && v != fs.version && !messages.IsSupportedVersion(v) {
 		g.fronts.release(fs)
-		httpJSONError(w, http.StatusBadRequest, messages.CodeInvalidRequest, "unsupported "+headerProtocolVersion)
+		httpserve.Error(w, http.StatusBadRequest, messages.CodeInvalidRequest, "unsupported "+headerProtocolVersion)
 		return nil
 	}
 	return fs
 }
 
 func (g *Gateway) postMCP(w http.ResponseWriter, r *http.Request, who *principal) {
-	if !accepts(r, "application/json") || !accepts(r, "text/event-stream") {
-		httpJSONError(w, http.StatusNotAcceptable, messages.CodeInvalidRequest, "Accept must list application/json and text/event-stream")
+	if !httpserve.Accepts(r, "application/json") || !httpserve.Accepts(r, "text/event-stream") {
+		httpserve.Error(w, http.StatusNotAcceptable, messages.CodeInvalidRequest, "Accept must list application/json and text/event-stream")
 		return
 	}
 	body, msgs := g.readMessages(w, r)
@@ -94,7 +89,7 @@ func (g *Gateway) postMCP(w http.ResponseWriter, r *http.Request, who *principal
 			g.initialize(w, who, &msgs[0])
 			return
 		}
-		httpJSONError(w, http.StatusBadRequest, messages.CodeInvalidRequest, "missing "+headerSessionID+" header (only initialize starts a session)")
+		httpserve.Error(w, http.StatusBadRequest, messages.CodeInvalidRequest, "missing "+headerSessionID+" header (only initialize starts a session)")
 		return
 	}
 	fs := g.session(w, r, who)
@@ -138,27 +133,16 @@ func (g *Gateway) postMCP(w http.ResponseWriter, r *http.Request, who *principal
 // readMessages checks a POST's content type and reads its JSON-RPC body,
 // answering the errors itself (415, 413, 400); body is nil then.
 func (g *Gateway) readMessages(w http.ResponseWriter, r *http.Request) ([]byte, []messages.Message) {
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		httpJSONError(w, http.StatusUnsupportedMediaType, messages.CodeInvalidRequest, "Content-Type must be application/json")
+	if !httpserve.IsJSONContent(r) {
+		httpserve.Error(w, http.StatusUnsupportedMediaType, messages.CodeInvalidRequest, "Content-Type must be application/json")
 		return nil, nil
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, g.cfg.MaxBodyBytes))
-	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			httpJSONError(w, http.StatusRequestEntityTooLarge, messages.CodeInvalidRequest, "body exceeds the size limit")
-		} else {
-			httpJSONError(w, http.StatusBadRequest, messages.CodeParseError, "reading the body: "+err.Error())
-		}
+	body := httpserve.ReadBody(w, r, g.cfg.MaxBodyBytes)
+	if body == nil {
 		return nil, nil
 	}
-	msgs, errs := messages.DecodeFrame(body)
-	if len(errs) > 0 {
-		code := int64(messages.CodeInvalidRequest)
-		if !messages.Valid(body) {
-			code = messages.CodeParseError
-		}
-		httpJSONError(w, http.StatusBadRequest, code, errs[0].Error())
+	msgs, ok := httpserve.DecodeBody(w, body)
+	if !ok {
 		return nil, nil
 	}
 	return body, msgs
@@ -296,12 +280,12 @@ func writeJSONBatch(w http.ResponseWriter, frames [][]byte) {
 
 // getMCP opens the standalone stream of a session.
 func (g *Gateway) getMCP(w http.ResponseWriter, r *http.Request, who *principal) {
-	if !accepts(r, "text/event-stream") {
-		httpJSONError(w, http.StatusNotAcceptable, messages.CodeInvalidRequest, "Accept must list text/event-stream")
+	if !httpserve.Accepts(r, "text/event-stream") {
+		httpserve.Error(w, http.StatusNotAcceptable, messages.CodeInvalidRequest, "Accept must list text/event-stream")
 		return
 	}
 	if r.Header.Get("Last-Event-Id") != "" {
-		httpJSONError(w, http.StatusBadRequest, messages.CodeInvalidRequest, "the gateway's streams are not resumable")
+		httpserve.Error(w, http.StatusBadRequest, messages.CodeInvalidRequest, "the gateway's streams are not resumable")
 		return
 	}
 	fs := g.session(w, r, who)
@@ -312,7 +296,7 @@ func (g *Gateway) getMCP(w http.ResponseWriter, r *http.Request, who *principal)
 	fs.mu.Lock()
 	if fs.getOpen {
 		fs.mu.Unlock()
-		httpJSONError(w, http.StatusConflict, messages.CodeInvalidRequest, "the session's GET stream is already open")
+		httpserve.Error(w, http.StatusConflict, messages.CodeInvalidRequest, "the session's GET stream is already open")
 		return
 	}
 	fs.getOpen = true
@@ -352,39 +336,4 @@ func (g *Gateway) deleteMCP(w http.ResponseWriter, r *http.Request, who *princip
 	defer g.fronts.release(fs)
 	g.fronts.end(fs)
 	w.WriteHeader(http.StatusOK)
-}
-
-// accepts reports whether the Accept header lists the media type (or a
-// wildcard covering it).
-func accepts(r *http.Request, mediaType string) bool {
-	major, _, _ := strings.Cut(mediaType, "/")
-	for _, v := range r.Header.Values("Accept") {
-		for part := range strings.SplitSeq(v, ",") {
-			mt, _, _ := strings.Cut(part, ";")
-			mt = strings.ToLower(strings.TrimSpace(mt))
-			if mt == mediaType || mt == "*/*" || mt == major+"/*" {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// originAllowed is the DNS-rebinding protection Streamable HTTP asks of
-// servers: a request with an Origin header is accepted only from a
-// loopback origin, its own host, or one of the allowed origins. Requests
-// without Origin (non-browser clients) are accepted.
-func originAllowed(r *http.Request, allowed []string) bool {
-	origin := r.Header.Get("Origin")
-	if origin == "" || slices.Contains(allowed, origin) {
-		return true
-	}
-	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" {
-		return false
-	}
-	if strings.EqualFold(u.Host, r.Host) {
-		return true
-	}
-	return isLoopbackHost(u.Hostname())
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/mcpengine/mcpengine/internal/httpserve"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -27,7 +28,7 @@ func (g *Gateway) initialize(w http.ResponseWriter, who *principal, m *messages.
 	}
 	fs := g.fronts.create(who, version, p.Capabilities)
 	if fs == nil {
-		httpJSONError(w, http.StatusServiceUnavailable, messages.CodeInternalError, "the gateway is shutting down")
+		httpserve.Error(w, http.StatusServiceUnavailable, messages.CodeInternalError, "the gateway is shutting down")
 		return
 	}
 	res := messages.InitializeResult{

@@ -3,6 +3,7 @@ package gateway
 import (
 	"net/http"
 
+	"github.com/mcpengine/mcpengine/internal/httpserve"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -111,7 +112,7 @@ func (g *Gateway) mayObserve(w http.ResponseWriter, r *http.Request) bool {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return false
 	}
-	if loopbackPeer(r) {
+	if httpserve.LoopbackPeer(r) {
 		return true
 	}
 	if _, aerr := g.auth.authenticate(r); aerr != nil {

@@ -9,6 +9,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/mcpengine/mcpengine/internal/httpserve"
 )
 
 // HTTPServer is the gateway's handler served on a TCP listener (Listen).
@@ -35,7 +37,7 @@ type ListenOptions struct {
 // Listen serves the gateway's handler on addr (host:port; port 0 picks a
 // free one) until Close, of the server or of the gateway.
 func (g *Gateway) Listen(addr string, o ListenOptions) (*HTTPServer, error) {
-	if !isLoopbackAddr(addr) {
+	if !httpserve.IsLoopbackAddr(addr) {
 		switch {
 		case !o.AllowRemote:
 			return nil, fmt.Errorf("gateway: %s is not a loopback address; allow remote clients explicitly", addr)

@@ -6,6 +6,7 @@ import (
 	"mime"
 	"net/http"
 
+	"github.com/mcpengine/mcpengine/internal/httpserve"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -31,18 +32,18 @@ import (
 func (g *Gateway) serveRoute(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
 		w.Header().Set("Allow", "POST")
-		httpJSONError(w, http.StatusMethodNotAllowed, messages.CodeInvalidRequest, "method not allowed")
+		httpserve.Error(w, http.StatusMethodNotAllowed, messages.CodeInvalidRequest, "method not allowed")
 		return
 	}
 	// A web page may POST to a loopback address too; a JSON content type
 	// (which a page cannot send without a CORS preflight the gateway never
 	// answers) and the Origin check keep pages out.
-	if !originAllowed(r, g.cfg.AllowedOrigins) {
-		httpJSONError(w, http.StatusForbidden, messages.CodeInvalidRequest, "origin not allowed")
+	if !httpserve.OriginAllowed(r, g.cfg.AllowedOrigins) {
+		httpserve.Error(w, http.StatusForbidden, messages.CodeInvalidRequest, "origin not allowed")
 		return
 	}
 	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
-		httpJSONError(w, http.StatusUnsupportedMediaType, messages.CodeInvalidRequest, "Content-Type must be application/json")
+		httpserve.Error(w, http.StatusUnsupportedMediaType, messages.CodeInvalidRequest, "Content-Type must be application/json")
 		return
 	}
 	who, aerr := g.auth.authenticate(r)
@@ -54,10 +55,10 @@ func (g *Gateway) serveRoute(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
-			httpJSONError(w, http.StatusRequestEntityTooLarge, messages.CodeInvalidRequest, "body exceeds the size limit")
+			httpserve.Error(w, http.StatusRequestEntityTooLarge, messages.CodeInvalidRequest, "body exceeds the size limit")
 			return
 		}
-		httpJSONError(w, http.StatusBadRequest, messages.CodeParseError, "reading the body: "+err.Error())
+		httpserve.Error(w, http.StatusBadRequest, messages.CodeParseError, "reading the body: "+err.Error())
 		return
 	}
 	m, err := messages.DecodeMessage(body)

@@ -16,6 +16,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	otelprom "go.opentelemetry.io/otel/exporters/prometheus"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+
+	"github.com/mcpengine/mcpengine/internal/httpserve"
 )
 
 // PrometheusServer serves /metrics from an OpenTelemetry Prometheus reader.
@@ -98,18 +100,10 @@ func prometheusListenAddr(addr string, allowNonLoopback bool) (string, error) {
 	if host == "" {
 		host = "127.0.0.1"
 	}
-	if !allowNonLoopback && !isLoopbackHost(host) {
+	if !allowNonLoopback && !httpserve.IsLoopbackHost(host) {
 		return "", fmt.Errorf("telemetry: prometheus address %q is not loopback: serving metrics beyond this host must be allowed explicitly", addr)
 	}
 	return net.JoinHostPort(host, port), nil
-}
-
-func isLoopbackHost(host string) bool {
-	if strings.EqualFold(host, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
 }
 
 // Reader is the metric reader to add to a MeterProvider. The provider's

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/mcpengine/mcpengine/demoserver"
+	"github.com/mcpengine/mcpengine/internal/httpserve"
 )
 
 // exitCrash is the status of a server that "crashed" on purpose
@@ -180,14 +181,10 @@ func (f *serveFlags) check(fl *pflag.FlagSet) error {
 // checkLoopback refuses a listen address that is not loopback: the demo
 // server has no authentication and sends whatever its tools are asked for.
 func checkLoopback(listen string) error {
-	host, _, err := net.SplitHostPort(listen)
-	if err != nil {
+	if _, _, err := net.SplitHostPort(listen); err != nil {
 		return usagef("--listen %q: %v", listen, err)
 	}
-	if host == "localhost" {
-		return nil
-	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+	if httpserve.IsLoopbackAddr(listen) {
 		return nil
 	}
 	return usagef("--listen %q is not a loopback address (the demo server has no authentication); pass --allow-remote to listen there anyway", listen)

@@ -1,0 +1,93 @@
+package httpserve
+
+import (
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/mcpengine/mcpengine/messages"
+)
+
+// OriginAllowed is the transport specification's guard against DNS
+// rebinding: a browser request (it has Origin) is accepted from a loopback
+// origin, the server's own host, or one of allowed. Requests without
+// Origin (not from a browser) are accepted.
+func OriginAllowed(r *http.Request, allowed []string) bool {
+	origin := r.Header.Get("Origin")
+	if origin == "" || slices.Contains(allowed, origin) {
+		return true
+	}
+	u, err := url.Parse(origin)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	if strings.EqualFold(u.Host, r.Host) {
+		return true
+	}
+	return IsLoopbackHost(u.Hostname())
+}
+
+// Accepts reports whether the Accept header lists the media type exactly
+// (parameters ignored): the specification requires clients to list both
+// application/json and text/event-stream, and wildcards do not count.
+func Accepts(r *http.Request, mediaType string) bool {
+	for _, v := range r.Header.Values("Accept") {
+		for part := range strings.SplitSeq(v, ",") {
+			mt, _, _ := strings.Cut(part, ";")
+			if strings.EqualFold(strings.TrimSpace(mt), mediaType) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// IsJSONContent reports whether the request body is declared as JSON.
+func IsJSONContent(r *http.Request) bool {
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	return err == nil && mt == "application/json"
+}
+
+// ReadBody reads a request body within limit bytes. On failure it answers
+// (413 over the limit, 400 otherwise) and returns nil.
+func ReadBody(w http.ResponseWriter, r *http.Request, limit int64) []byte {
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+	if err != nil {
+		var tooLarge *http.MaxBytesError
+		if errors.As(err, &tooLarge) {
+			Error(w, http.StatusRequestEntityTooLarge, messages.CodeInvalidRequest, "body exceeds the size limit")
+			return nil
+		}
+		Error(w, http.StatusBadRequest, messages.CodeParseError, "reading the body: "+err.Error())
+		return nil
+	}
+	return body
+}
+
+// DecodeBody decodes a POSTed message or batch. An invalid one is answered
+// with 400 and a parse or invalid-request error, and ok is false.
+func DecodeBody(w http.ResponseWriter, body []byte) (msgs []messages.Message, ok bool) {
+	msgs, errs := messages.DecodeFrame(body)
+	if len(errs) > 0 {
+		code := int64(messages.CodeInvalidRequest)
+		if !messages.Valid(body) {
+			code = messages.CodeParseError
+		}
+		Error(w, http.StatusBadRequest, code, errs[0].Error())
+		return nil, false
+	}
+	return msgs, true
+}
+
+// Error answers an HTTP error whose body is a JSON-RPC error response
+// without an id, as Streamable HTTP servers do.
+func Error(w http.ResponseWriter, status int, code int64, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	w.WriteHeader(status)
+	_, _ = w.Write(messages.AppendError(nil, messages.ID{}, &messages.WireError{Code: code, Message: msg}))
+}
