@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"io"
@@ -10,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -19,71 +17,15 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// gatewayProcess is "engine gateway" started by a test.
-type gatewayProcess struct {
-	url string // what it printed it listens on
-
-	mu      sync.Mutex
-	stderr  strings.Builder
-	cmd     *exec.Cmd
-	exited  chan struct{} // closed when Wait returned
-	waitErr error
-}
-
 // startGatewayCmd starts engine gateway with args (and env added to the
-// test's environment) and waits for the line that names its URL. Cleanup
-// kills it if it is still running.
-func startGatewayCmd(t *testing.T, env []string, args ...string) *gatewayProcess {
+// test's environment) and waits for the line that names its URL.
+func startGatewayCmd(t *testing.T, env []string, args ...string) *servedProcess {
 	t.Helper()
-	cmd := exec.Command(engineBin, append([]string{"gateway"}, args...)...)
-	cmd.Env = append(os.Environ(), env...)
-	stderr, err := cmd.StderrPipe()
-	require.NoError(t, err)
-	require.NoError(t, cmd.Start())
-	p := &gatewayProcess{cmd: cmd, exited: make(chan struct{})}
-	found := make(chan string, 1)
-	drained := make(chan struct{})
-	// Owner: the test. Exits at stderr's EOF, when the process exits
-	// (cleanup kills it at the latest).
-	go func() {
-		defer close(drained)
-		sc := bufio.NewScanner(stderr)
-		for sc.Scan() {
-			line := sc.Text()
-			p.mu.Lock()
-			p.stderr.WriteString(line + "\n")
-			p.mu.Unlock()
-			if rest, ok := strings.CutPrefix(line, "gateway listening at "); ok {
-				url, _, _ := strings.Cut(rest, " ")
-				found <- url
-			}
-		}
-	}()
-	// Owner: the test. Exits when the process does, after stderr is
-	// drained (Wait closes the pipe).
-	go func() {
-		<-drained
-		p.waitErr = cmd.Wait()
-		close(p.exited)
-	}()
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-p.exited
-	})
-	select {
-	case p.url = <-found:
-	case <-p.exited:
-		t.Fatalf("engine gateway exited: %v; stderr: %s", p.waitErr, p.stderrText())
-	case <-time.After(time.Minute):
-		t.Fatalf("engine gateway printed no URL; stderr: %s", p.stderrText())
-	}
-	return p
-}
-
-func (p *gatewayProcess) stderrText() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.stderr.String()
+	return startListening(t, env, func(line string) (string, bool) {
+		rest, ok := strings.CutPrefix(line, "gateway listening at ")
+		url, _, _ := strings.Cut(rest, " ")
+		return url, ok
+	}, append([]string{"gateway"}, args...)...)
 }
 
 func gatewayPost(t *testing.T, url, token, body string) (int, string) {
@@ -153,7 +95,7 @@ func TestGatewayCommandServesTheServersOfAConfigFile(t *testing.T) {
 }
 
 // waitFor waits until the gateway's stderr holds s and returns it.
-func waitFor(t *testing.T, p *gatewayProcess, s string) string {
+func waitFor(t *testing.T, p *servedProcess, s string) string {
 	t.Helper()
 	deadline := time.Now().Add(time.Minute)
 	for time.Now().Before(deadline) {

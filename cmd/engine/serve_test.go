@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -18,7 +19,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// servedProcess is "engine serve" over an HTTP transport, started by a test.
+// servedProcess is a listening engine command ("engine serve" over HTTP,
+// "engine gateway") started by a test.
 type servedProcess struct {
 	cmd *exec.Cmd
 	url string // what it printed it serves on
@@ -34,13 +36,25 @@ type servedProcess struct {
 // names its URL. Cleanup kills it if it is still running.
 func startServe(t *testing.T, transport string, args ...string) *servedProcess {
 	t.Helper()
-	cmd := exec.Command(engineBin, append([]string{"serve", "--transport", transport}, args...)...)
+	prefix := "serving MCP over " + transport + " at "
+	return startListening(t, nil, func(line string) (string, bool) { return strings.CutPrefix(line, prefix) },
+		append([]string{"serve", "--transport", transport}, args...)...)
+}
+
+// startListening starts the engine binary with args (env added to the
+// test's environment) and waits until urlIn finds the URL it listens on in
+// a line of its stderr. Cleanup kills it if it is still running.
+func startListening(t *testing.T, env []string, urlIn func(line string) (string, bool), args ...string) *servedProcess {
+	t.Helper()
+	cmd := exec.Command(engineBin, args...)
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
 	p := &servedProcess{cmd: cmd, drained: make(chan struct{}), exited: make(chan struct{})}
 	found := make(chan string, 1)
-	prefix := "serving MCP over " + transport + " at "
 	// Owner: the test. Exits at stderr's EOF, when the process exits
 	// (cleanup kills it at the latest).
 	go func() {
@@ -51,8 +65,11 @@ func startServe(t *testing.T, transport string, args ...string) *servedProcess {
 			p.mu.Lock()
 			p.stderr.WriteString(line + "\n")
 			p.mu.Unlock()
-			if url, ok := strings.CutPrefix(line, prefix); ok {
-				found <- url
+			if url, ok := urlIn(line); ok {
+				select {
+				case found <- url:
+				default:
+				}
 			}
 		}
 	}()
@@ -70,9 +87,9 @@ func startServe(t *testing.T, transport string, args ...string) *servedProcess {
 	select {
 	case p.url = <-found:
 	case <-p.exited:
-		t.Fatalf("engine serve exited: %v; stderr: %s", p.waitErr, p.stderrText())
+		t.Fatalf("engine %s exited: %v; stderr: %s", args[0], p.waitErr, p.stderrText())
 	case <-time.After(time.Minute):
-		t.Fatalf("engine serve printed no URL; stderr: %s", p.stderrText())
+		t.Fatalf("engine %s printed no URL; stderr: %s", args[0], p.stderrText())
 	}
 	return p
 }
