@@ -49,7 +49,7 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts ...C
 		return nil, err
 	}
 	span := c.Span // the actor owns c.Span once posted
-	s.h.Post(c)
+	s.h.Send(ctx, c)
 	select {
 	case <-c.Done():
 		return c.Result, c.Err
@@ -142,8 +142,15 @@ func (s *Session) Notify(ctx context.Context, method string, params any) error {
 	}
 }
 
-// decode turns a raw result into T in the caller's goroutine.
+// decode turns a raw result from Call into T in the caller's goroutine. The
+// result aliases the received frame, which nothing modifies, so T's strings
+// may alias it too (UnmarshalOwned) instead of being copied.
 func decode[T any](raw messages.RawMessage, err error) (*T, error) {
+	return decodeWith[T](messages.UnmarshalOwned, raw, err)
+}
+
+// decodeWith decodes with the given codec function.
+func decodeWith[T any](unmarshal func([]byte, any) error, raw messages.RawMessage, err error) (*T, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -151,7 +158,7 @@ func decode[T any](raw messages.RawMessage, err error) (*T, error) {
 	if len(raw) == 0 {
 		return &out, nil
 	}
-	if err := messages.Unmarshal(raw, &out); err != nil {
+	if err := unmarshal(raw, &out); err != nil {
 		return nil, err
 	}
 	return &out, nil

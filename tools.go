@@ -33,5 +33,6 @@ func (s *Session) CallToolAsync(ctx context.Context, name string, args any, opts
 
 // DecodeCallToolResult decodes a tools/call Future's result.
 func DecodeCallToolResult(raw messages.RawMessage, err error) (*messages.CallToolResult, error) {
-	return decode[messages.CallToolResult](raw, err)
+	// raw comes from the application, which may reuse its buffer: copy.
+	return decodeWith[messages.CallToolResult](messages.Unmarshal, raw, err)
 }

@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpengine/mcpengine/messages"
@@ -47,6 +48,12 @@ type Call struct {
 	completed bool // set by finish (actor only); done may close later
 	Result    messages.RawMessage
 	Err       error
+
+	// answered mirrors completed for a caller reading its own answer
+	// (turns.go), and readingOn is the connection reader that caller is
+	// blocked in, so that finish can interrupt it.
+	answered  atomic.Bool
+	readingOn atomic.Pointer[connReader]
 }
 
 // NewCall returns a call ready to be posted.
@@ -76,6 +83,8 @@ func (c *Call) finish(a *sessionActor, result messages.RawMessage, err error) {
 	}
 	c.completed = true
 	c.Result, c.Err = result, err
+	c.answered.Store(true)
+	c.interruptReader()
 	if c.Progress != nil && a != nil {
 		// Progress callbacks run on the session's dispatcher; waking the
 		// caller through it too means every progress notification that
@@ -88,6 +97,15 @@ func (c *Call) finish(a *sessionActor, result messages.RawMessage, err error) {
 		}
 	}
 	close(c.done)
+}
+
+// interruptReader wakes the caller of c if it is blocked reading the
+// connection (turns.go): its call ended without its answer (timeout,
+// cancel, connection lost, close), or its ctx ended.
+func (c *Call) interruptReader() {
+	if r := c.readingOn.Load(); r != nil {
+		r.intr.InterruptRead()
+	}
 }
 
 // isFinished reports whether the call was completed; the actor only.

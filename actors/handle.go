@@ -29,6 +29,18 @@ func (h *Handle) Post(c *Call) {
 	h.sh.callersPosting.Add(-1)
 }
 
+// Send posts c and, when the connection's turn to read is free, reads
+// frames on the caller's goroutine until c is answered or ctx ends (see
+// turns.go). Either way the caller then waits on c.Done().
+func (h *Handle) Send(ctx context.Context, c *Call) {
+	r := h.sh.reader.Load()
+	reading := r != nil && r.reserve()
+	h.Post(c)
+	if reading {
+		r.readUntilAnswered(ctx, c)
+	}
+}
+
 // PostNotify sends a notification to the actor; n.Done() closes once it
 // was queued for writing.
 func (h *Handle) PostNotify(n *Notify) { h.sys.Root.Send(h.pid, n) }

@@ -40,7 +40,7 @@ func (a *sessionActor) onResponse(msg *messages.Message) {
 		a.sh.log.Debug("dropped response to no pending request", slog.String("session", a.sh.name), slog.String("id", msg.ID.String()))
 		return
 	}
-	delete(a.pending, id)
+	a.forget(id)
 	if msg.Error != nil {
 		c.finish(a, nil, msg.Error)
 		return

@@ -53,7 +53,7 @@ func (a *sessionActor) onDialed(ctx actor.Context, m *dialed) {
 		a.retryLater(m.err)
 		return
 	}
-	c := &connection{epoch: m.epoch, conn: m.conn, readerDone: make(chan struct{})}
+	c := &connection{epoch: m.epoch, conn: m.conn}
 	sys, self, epoch := a.sh.sys, a.self, m.epoch
 	c.writer = newWriter(m.conn, func(err error) { sys.Root.Send(self, &connFailed{epoch: epoch, err: err}) })
 	a.conn = c
@@ -61,12 +61,17 @@ func (a *sessionActor) onDialed(ctx actor.Context, m *dialed) {
 	if pc, ok := m.conn.(transport.PushConn); ok {
 		// No reader goroutine: the transport calls back, and stops doing so
 		// before its Close returns.
-		close(c.readerDone)
 		startPush(sys, self, epoch, pc, a.sh)
 	} else {
+		c.reader = newConnReader(sys, self, epoch, m.conn, a.sh)
+		c.readerDone = c.reader.done
+		if c.reader.intr != nil {
+			a.sh.reader.Store(c.reader)
+		}
 		// Owner: the session actor's connection. Exits when ReadFrame
-		// fails, which Close of the connection guarantees.
-		go runReader(sys, self, epoch, c.conn, a.sh, c.readerDone)
+		// fails, which Close of the connection guarantees (closeInBackground
+		// kicks it in case the turn was free).
+		go c.reader.run()
 	}
 	a.setState(StateInitializing, nil)
 	a.beginHandshake()
@@ -197,6 +202,9 @@ func (a *sessionActor) dropConnection(bound context.Context) {
 		return
 	}
 	a.conn = nil
+	if c.reader != nil {
+		a.sh.reader.CompareAndSwap(c.reader, nil)
+	}
 	a.closeInBackground(c, bound)
 }
 
@@ -208,6 +216,9 @@ func (a *sessionActor) closeInBackground(c *connection, bound context.Context) {
 		defer a.sh.background.Done()
 		ctx, cancel := context.WithTimeout(bound, closeGrace)
 		defer cancel()
+		if c.reader != nil {
+			c.reader.kick()
+		}
 		_ = c.conn.Close(ctx)
 		if c.writer != nil {
 			a.sh.writer.CompareAndSwap(c.writer, nil)

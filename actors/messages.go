@@ -25,6 +25,7 @@ type cancelCall struct {
 type frameIn struct {
 	epoch uint64
 	msgs  []messages.Message
+	one   [1]messages.Message // msgs' backing array for the usual single message
 }
 
 // connFailed is sent by the reader goroutine when ReadFrame fails, and by

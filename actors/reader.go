@@ -9,23 +9,6 @@ import (
 	"github.com/mcpengine/mcpengine/transport"
 )
 
-// runReader is the blocking read loop of one connection. It runs in its own
-// goroutine, never inside Receive, so a blocked read cannot hold up the
-// session actor or its Stop. It decodes envelopes here, off the actor, and
-// posts the valid messages to the session tagged with the connection's
-// epoch; invalid frames are logged, counted and dropped.
-func runReader(sys *actor.ActorSystem, session *actor.PID, epoch uint64, conn transport.Conn, sh *Shared, done chan<- struct{}) {
-	defer close(done)
-	for {
-		frame, err := conn.ReadFrame()
-		if err != nil {
-			sys.Root.Send(session, &connFailed{epoch: epoch, err: err})
-			return
-		}
-		deliverFrame(sys, session, epoch, sh, frame, true)
-	}
-}
-
 // startPush wires a connection that delivers frames by callback (HTTP: the
 // goroutine of each request reads its own answer), so the session holds no
 // reader goroutine while idle. Frames may arrive from several goroutines at
@@ -40,11 +23,15 @@ func startPush(sys *actor.ActorSystem, session *actor.PID, epoch uint64, conn tr
 // deliverFrame decodes one received frame off the actor and posts its valid
 // messages to the session tagged with the connection's epoch; invalid
 // frames are logged, counted and dropped. inline lets the session run the
-// batch on this goroutine when its mailbox is idle; only the single reader
-// of a pull connection may ask for that.
+// batch on this goroutine when its mailbox is idle; only the holder of a
+// pull connection's turn to read (turns.go) may ask for that.
 func deliverFrame(sys *actor.ActorSystem, session *actor.PID, epoch uint64, sh *Shared, frame []byte, inline bool) {
 	sh.stats.FramesIn.Add(1)
-	msgs, errs := messages.DecodeFrame(frame)
+	// The transport hands over a frame nobody else holds, so the decoded
+	// messages may alias it instead of copying their raw members.
+	in := &frameIn{epoch: epoch}
+	msgs, errs := messages.AppendDecodedFrame(in.one[:0], frame)
+	in.msgs = msgs
 	for _, e := range errs {
 		sh.stats.InvalidFrames.Add(1)
 		sh.log.Warn("discarded invalid frame", slog.String("session", sh.name), slog.Any("error", e))
@@ -55,7 +42,7 @@ func deliverFrame(sys *actor.ActorSystem, session *actor.PID, epoch uint64, sh *
 	if inline {
 		sh.readerPosting.Store(true)
 	}
-	sys.Root.Send(session, &frameIn{epoch: epoch, msgs: msgs})
+	sys.Root.Send(session, in)
 	if inline {
 		sh.readerPosting.Store(false)
 	}

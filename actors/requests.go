@@ -88,6 +88,10 @@ func (a *sessionActor) transmit(c *Call) {
 	c.sentAt = now
 	c.deadline = a.deadlineFor(c, now)
 	a.pending[c.id] = c
+	a.sh.pendingCalls.Store(int32(len(a.pending)))
+	if r := a.conn.reader; r != nil {
+		r.requestSent()
+	}
 	a.armSweep(c.deadline)
 
 	params := c.Params
@@ -95,6 +99,12 @@ func (a *sessionActor) transmit(c *Call) {
 		params = withProgressToken(params, c.id)
 	}
 	a.writeRequest(messages.NumberID(c.id), c.Method, params)
+}
+
+// forget removes a request from the pending map.
+func (a *sessionActor) forget(id int64) {
+	delete(a.pending, id)
+	a.sh.pendingCalls.Store(int32(len(a.pending)))
 }
 
 // write queues one frame for the writer.
@@ -148,7 +158,7 @@ func (a *sessionActor) onCancel(m *cancelCall) {
 		return
 	}
 	if c.id != 0 && a.pending[c.id] == c {
-		delete(a.pending, c.id)
+		a.forget(c.id)
 		a.sendCancelled(c.id, m.reason)
 	} else {
 		a.removeQueued(c)
@@ -210,7 +220,7 @@ func (a *sessionActor) sweep() {
 			consider(c.deadline)
 			continue
 		}
-		delete(a.pending, id)
+		a.forget(id)
 		a.sh.stats.Timeouts.Add(1)
 		if c.onDone == nil {
 			a.sendCancelled(id, a.timeoutError(c))
@@ -244,7 +254,7 @@ func (a *sessionActor) sweep() {
 // is unknown, and no caller may hang on a dead connection.
 func (a *sessionActor) failInFlight(err error) {
 	for id, c := range a.pending {
-		delete(a.pending, id)
+		a.forget(id)
 		c.finish(a, nil, err)
 	}
 }

@@ -52,6 +52,7 @@ type connection struct {
 	epoch      uint64
 	conn       transport.Conn
 	writer     *writer
+	reader     *connReader // nil for a PushConn
 	readerDone chan struct{}
 }
 

@@ -50,6 +50,12 @@ type Shared struct {
 	// callersPosting counts callers inside Handle.Post: a mailbox woken by
 	// one of them runs on that caller (sessionDispatcher).
 	callersPosting atomic.Int32
+	// reader of the current connection when its reads can be taken in
+	// turns (turns.go); set and cleared by the actor.
+	reader atomic.Pointer[connReader]
+	// pendingCalls is len(pending), published by the actor for the turn
+	// decisions of the connection's readers.
+	pendingCalls atomic.Int32
 
 	// actor only: survives panic restarts.
 	epoch         uint64
@@ -62,13 +68,17 @@ type errBox struct{ err error }
 
 // Stats are a session's counters, readable at any time.
 type Stats struct {
-	FramesIn      atomic.Uint64
-	FramesOut     atomic.Uint64
-	InvalidFrames atomic.Uint64
-	LateResponses atomic.Uint64
-	Restarts      atomic.Uint64
-	Requests      atomic.Uint64
-	Timeouts      atomic.Uint64
+	FramesIn atomic.Uint64
+	// FramesReadByCallers counts the frames of FramesIn that a caller
+	// waiting for its answer read on its own goroutine (actors/turns.go)
+	// rather than the connection's reader goroutine.
+	FramesReadByCallers atomic.Uint64
+	FramesOut           atomic.Uint64
+	InvalidFrames       atomic.Uint64
+	LateResponses       atomic.Uint64
+	Restarts            atomic.Uint64
+	Requests            atomic.Uint64
+	Timeouts            atomic.Uint64
 	// CallbacksDropped counts notifications, progress and state events not
 	// delivered because the session's callback queue was full (a callback
 	// that never returns).

@@ -8,10 +8,11 @@ import (
 
 // Conn is one live connection to an MCP server.
 //
-// Concurrency: ReadFrame is called by exactly one goroutine (the session's
-// reader); WriteFrames by exactly one goroutine at a time (the session's
-// writer); Close may be called from any goroutine, any number of times, and
-// unblocks a pending ReadFrame and WriteFrames.
+// Concurrency: ReadFrame is called by one goroutine at a time (the
+// session's reader or, for a ReadInterrupter, whichever goroutine holds the
+// turn to read); WriteFrames by exactly one goroutine at a time (the
+// session's writer); Close may be called from any goroutine, any number of
+// times, and unblocks a pending ReadFrame and WriteFrames.
 type Conn interface {
 	// ReadFrame blocks until one complete frame arrives and returns it. A frame
 	// is one JSON-RPC message or batch array, without the transport's framing

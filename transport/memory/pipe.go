@@ -35,6 +35,8 @@ func NewPipe() (client, server transport.Conn) {
 	return &p.a, &p.b
 }
 
+var _ transport.ReadInterrupter = (*end)(nil)
+
 // pipe allocates both directions and both ends at once.
 type pipe struct {
 	ab, ba queue // a→b and b→a
@@ -51,6 +53,8 @@ type queue struct {
 	bytes    int  // bytes in unread frames
 	wclosed  bool // the writing end closed: read the rest, then io.EOF
 	rclosed  bool // the reading end closed: writes fail, nothing is read
+	// interrupt is set by InterruptRead and consumed by the next ReadFrame.
+	interrupt bool
 
 	// Parked callers, for tests to know a call is blocked.
 	waitingReaders, waitingWriters int
@@ -82,14 +86,15 @@ func (q *queue) pop() []byte {
 	return f
 }
 
-// end is one side of a pipe; it implements transport.Conn.
+// end is one side of a pipe; it implements transport.Conn and
+// transport.ReadInterrupter.
 type end struct {
 	in, out *queue
 	once    sync.Once
 }
 
 // ReadFrame returns the next frame written by the other end. The caller owns
-// it.
+// it. Reads may be taken in turns by several goroutines, one at a time.
 func (e *end) ReadFrame() ([]byte, error) {
 	q := e.in
 	q.mu.Lock()
@@ -98,6 +103,10 @@ func (e *end) ReadFrame() ([]byte, error) {
 		case q.rclosed:
 			q.mu.Unlock()
 			return nil, transport.ErrClosed
+		case q.interrupt:
+			q.interrupt = false
+			q.mu.Unlock()
+			return nil, transport.ErrReadInterrupted
 		case q.head < len(q.frames):
 			f := q.pop()
 			q.mu.Unlock()
@@ -111,6 +120,24 @@ func (e *end) ReadFrame() ([]byte, error) {
 		q.readable.Wait()
 		q.waitingReaders--
 	}
+}
+
+// InterruptRead implements transport.ReadInterrupter: the ReadFrame in
+// progress, or the next one, returns transport.ErrReadInterrupted.
+func (e *end) InterruptRead() {
+	q := e.in
+	q.mu.Lock()
+	q.interrupt = true
+	q.mu.Unlock()
+	q.readable.Broadcast()
+}
+
+// Buffered implements transport.ReadInterrupter.
+func (e *end) Buffered() bool {
+	q := e.in
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return q.head < len(q.frames)
 }
 
 // WriteFrames queues copies of the frames for the other end, in order,

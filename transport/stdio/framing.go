@@ -5,7 +5,9 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"os"
 	"sync"
+	"time"
 
 	"github.com/mcpengine/mcpengine/transport"
 )
@@ -41,6 +43,9 @@ type frameReader struct {
 	pooled     bool   // buf came from readBufPool
 	start, end int
 	err        error // sticky; reported once no complete frame is buffered
+	// interrupted is set by fill when a read deadline cut the read short
+	// (transport.ReadInterrupter): not an error, and nothing was consumed.
+	interrupted bool
 }
 
 func newFrameReader(src io.Reader, maxFrameBytes int) frameReader {
@@ -92,7 +97,28 @@ func (r *frameReader) next() ([]byte, error) {
 		}
 		scanned = r.end - r.start
 		r.fill()
+		if r.interrupted {
+			r.interrupted = false
+			return nil, transport.ErrReadInterrupted
+		}
 	}
+}
+
+// buffered reports whether bytes of a next frame are already read.
+func (r *frameReader) buffered() bool { return r.start < r.end }
+
+// readInterrupted reports whether err is the read deadline that
+// InterruptRead sets, and if so lifts it so that the next read waits again.
+// Only InterruptRead sets read deadlines on a connection's stdout.
+func (r *frameReader) readInterrupted(err error) bool {
+	if !errors.Is(err, os.ErrDeadlineExceeded) {
+		return false
+	}
+	if f, ok := r.src.(*os.File); ok {
+		_ = f.SetReadDeadline(time.Time{})
+	}
+	r.interrupted = true
+	return true
 }
 
 // take returns line (a slice of r.buf) as a frame the caller owns.
@@ -120,7 +146,9 @@ func (r *frameReader) fill() {
 		r.release()
 		buf, n, err := r.poll.read()
 		if err != nil {
-			r.err = err
+			if !r.readInterrupted(err) {
+				r.err = err
+			}
 			return
 		}
 		r.buf, r.pooled, r.start, r.end = buf, true, 0, n
@@ -155,7 +183,7 @@ func (r *frameReader) fill() {
 	}
 	n, err := r.src.Read(r.buf[r.end:])
 	r.end += n
-	if err != nil {
+	if err != nil && !r.readInterrupted(err) {
 		r.err = err
 	}
 }

@@ -1,0 +1,224 @@
+package actors
+
+import (
+	"context"
+	"errors"
+	"sync/atomic"
+	"time"
+
+	"github.com/asynkron/protoactor-go/actor"
+
+	"github.com/mcpengine/mcpengine/transport"
+)
+
+// A pull connection's reads are taken in turns. Its reader goroutine holds
+// the turn while the session is idle or busy; a caller that finds the turn
+// free when it sends a request takes it and reads until its own answer
+// arrives. At one call in flight that caller is woken by the runtime poller
+// itself, instead of by a reader goroutine that was woken by the poller:
+// two thread wake-ups less per call, the largest single cost of a call at
+// low concurrency.
+//
+// The turn passes like this:
+//
+//   - The reader goroutine frees it after delivering the answer that left
+//     no request pending, and nothing more is buffered: the caller that was
+//     just woken usually sends its next request at once.
+//   - A caller takes a free turn before it posts its request (reserve), so
+//     the actor never sees a request pending with nobody reading.
+//   - A caller whose call was answered (or whose ctx ended) gives the turn
+//     back: free if nothing is pending or buffered, otherwise to the reader
+//     goroutine, woken at once.
+//   - The actor, sending a request while the turn is free (a caller that
+//     does not read: CallAsync, internal requests), wakes the reader.
+//   - A turn left free for idleGrace goes back to the reader goroutine, so
+//     that notifications, server requests and EOF of an idle session are
+//     read within idleGrace.
+//
+// Only connections implementing transport.ReadInterrupter take turns: a
+// caller blocked in ReadFrame must be woken when its call ends another way
+// (timeout, cancel, close), which InterruptRead does.
+//
+// A variable only so that tests can make it an hour: then a turn wrongly
+// left free while a request is pending hangs the test instead of costing
+// idleGrace.
+var idleGrace = 2 * time.Millisecond
+
+// Turn states.
+const (
+	turnReader int32 = iota // the reader goroutine reads
+	turnFree                // nobody reads; a caller may take it
+	turnCaller              // a caller reads
+	turnFailed              // the connection failed; nobody reads again
+)
+
+// connReader runs the reads of one pull connection.
+type connReader struct {
+	sys     *actor.ActorSystem
+	session *actor.PID
+	epoch   uint64
+	conn    transport.Conn
+	intr    transport.ReadInterrupter // nil: the reader goroutine always reads
+	sh      *Shared
+
+	turn atomic.Int32
+	wake chan struct{} // capacity 1: "look at the turn", to the reader goroutine
+	idle *time.Timer   // fires idleGrace after the turn was freed
+	done chan struct{} // closed when the reader goroutine returns
+}
+
+func newConnReader(sys *actor.ActorSystem, session *actor.PID, epoch uint64, conn transport.Conn, sh *Shared) *connReader {
+	r := &connReader{sys: sys, session: session, epoch: epoch, conn: conn, sh: sh, done: make(chan struct{})}
+	if intr, ok := conn.(transport.ReadInterrupter); ok {
+		r.intr = intr
+		r.wake = make(chan struct{}, 1)
+		r.idle = time.NewTimer(time.Hour)
+		r.idle.Stop()
+	}
+	return r
+}
+
+// run is the reader goroutine. It never runs inside Receive, so a blocked
+// read cannot hold up the session actor or its Stop.
+func (r *connReader) run() {
+	defer close(r.done)
+	for {
+		switch r.turn.Load() {
+		case turnFailed:
+			return
+		case turnReader:
+			frame, outcome := r.read()
+			if outcome == readFailed {
+				return
+			}
+			if outcome == readInterrupted {
+				continue
+			}
+			// Counted between the read and the delivery, so that "this
+			// frame answered the last pending request" is what frees the
+			// turn, not a request sent while the read was blocked.
+			before := r.sh.pendingCalls.Load()
+			r.deliver(frame)
+			if r.intr != nil && before > 0 && r.sh.pendingCalls.Load() == 0 && !r.intr.Buffered() {
+				r.free()
+			}
+		default: // free, or a caller reads
+			select {
+			case <-r.wake:
+			case <-r.idle.C:
+			}
+			r.turn.CompareAndSwap(turnFree, turnReader)
+		}
+	}
+}
+
+// Outcomes of read.
+const (
+	readDelivered = iota
+	readInterrupted
+	readFailed // reported to the session; the turn is turnFailed for good
+)
+
+// read reads one frame on the turn holder's goroutine. A failure is
+// reported to the session and ends the turns for good.
+func (r *connReader) read() ([]byte, int) {
+	frame, err := r.conn.ReadFrame()
+	if err == nil {
+		return frame, readDelivered
+	}
+	if errors.Is(err, transport.ErrReadInterrupted) {
+		return nil, readInterrupted
+	}
+	r.turn.Store(turnFailed)
+	r.signal()
+	r.sys.Root.Send(r.session, &connFailed{epoch: r.epoch, err: err})
+	return nil, readFailed
+}
+
+// deliver hands a frame to the session, which runs the batch on this
+// goroutine when its mailbox is idle.
+func (r *connReader) deliver(frame []byte) {
+	deliverFrame(r.sys, r.session, r.epoch, r.sh, frame, true)
+}
+
+// signal wakes the reader goroutine to look at the turn.
+func (r *connReader) signal() {
+	select {
+	case r.wake <- struct{}{}:
+	default: // a wake is already pending
+	}
+}
+
+// free leaves the turn to whoever comes first: a caller, or the reader
+// goroutine after idleGrace. A request sent in between finds it free and
+// takes it back for the reader (the Dekker pair with requestSent).
+func (r *connReader) free() {
+	r.turn.Store(turnFree)
+	r.idle.Reset(idleGrace)
+	if r.sh.pendingCalls.Load() > 0 && r.turn.CompareAndSwap(turnFree, turnReader) {
+		r.signal()
+	}
+}
+
+// requestSent is called by the actor after it recorded a pending request:
+// if nobody reads, the reader goroutine must.
+func (r *connReader) requestSent() {
+	if r.intr != nil && r.turn.Load() == turnFree && r.turn.CompareAndSwap(turnFree, turnReader) {
+		r.signal()
+	}
+}
+
+// kick wakes the reader goroutine after the connection was closed, so it
+// sees the failure now rather than after idleGrace.
+func (r *connReader) kick() {
+	if r.intr != nil {
+		r.turn.CompareAndSwap(turnFree, turnReader)
+		r.signal()
+	}
+}
+
+// reserve takes a free turn for a caller about to post a request.
+func (r *connReader) reserve() bool {
+	return r.intr != nil && r.turn.Load() == turnFree && r.turn.CompareAndSwap(turnFree, turnCaller)
+}
+
+// ReadUntilAnswered is run by a caller holding the turn (Reserve): it
+// reads and delivers frames until c is answered, ctx ends or the connection
+// fails, then hands the turn on. The caller then waits on c.Done() as
+// usual: for a call with progress, Done closes once the callbacks ran.
+func (r *connReader) readUntilAnswered(ctx context.Context, c *Call) {
+	if ctx.Done() != nil {
+		stop := context.AfterFunc(ctx, func() { c.interruptReader() })
+		defer stop()
+	}
+	for !c.answered.Load() && ctx.Err() == nil {
+		// Publish that this caller is blocked reading before looking at
+		// the call once more: finish stores answered, then loads readingOn
+		// (the Dekker pair), so one of the two sees the other.
+		c.readingOn.Store(r)
+		if c.answered.Load() || ctx.Err() != nil {
+			c.readingOn.Store(nil)
+			break
+		}
+		frame, outcome := r.read()
+		c.readingOn.Store(nil)
+		switch outcome {
+		case readFailed:
+			return // the session fails c
+		case readDelivered:
+			r.sh.stats.FramesReadByCallers.Add(1)
+			r.deliver(frame)
+		}
+	}
+	r.release()
+}
+
+// release gives a caller's turn back.
+func (r *connReader) release() {
+	if r.sh.pendingCalls.Load() > 0 || r.intr.Buffered() {
+		r.turn.Store(turnReader)
+		r.signal()
+		return
+	}
+	r.free()
+}

@@ -1,0 +1,59 @@
+package mcpengine_test
+
+import (
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpengine/mcpengine"
+)
+
+// Over a real stdio subprocess a caller alone on its session reads its own
+// answers (actors/turns.go), and a caller blocked reading is failed
+// promptly, like every other, when the server is killed.
+func TestALoneCallerReadsItsOwnAnswersAndSurvivesKill9(t *testing.T) {
+	e := newEngine(t, mcpengine.Config{})
+	s := connectServe(t, e)
+	ctx := testCtx(t, 60*time.Second)
+
+	st := s.Stats()
+	byCallers, frames := st.FramesReadByCallers.Load(), st.FramesIn.Load()
+	for range 200 {
+		res, err := s.CallTool(ctx, "echo", map[string]any{"text": "x"})
+		require.NoError(t, err)
+		require.Equal(t, "x", res.Content[0].Text)
+	}
+	byCallers, frames = st.FramesReadByCallers.Load()-byCallers, st.FramesIn.Load()-frames
+	t.Logf("%d of %d answers read by their callers", byCallers, frames)
+	// Only a pause of over 2 ms between two calls (a busy machine) hands
+	// the turn back to the reader goroutine, for one call.
+	assert.GreaterOrEqual(t, byCallers*2, frames, "most answers are read by their callers")
+
+	errc := make(chan error, 1)
+	requests := st.Requests.Load()
+	go func() { // owner: this test; returns when the call fails
+		_, err := s.CallTool(ctx, "sleep", map[string]any{"ms": 120000})
+		errc <- err
+	}()
+	for st.Requests.Load() == requests {
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond) // the request reached the server; its caller reads
+	pid := servePID(t)
+	killed := time.Now()
+	require.NoError(t, syscall.Kill(pid, syscall.SIGKILL))
+	select {
+	case err := <-errc:
+		require.ErrorIs(t, err, mcpengine.ErrConnectionLost)
+		assert.Less(t, time.Since(killed), 2*time.Second)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the caller reading its answer was not failed after kill -9")
+	}
+	waitState(t, s, mcpengine.StateReady, 10*time.Second)
+	res, err := s.CallTool(ctx, "echo", map[string]any{"text": "back"})
+	require.NoError(t, err)
+	assert.Equal(t, "back", res.Content[0].Text)
+}
