@@ -50,7 +50,8 @@ lint:
 	$(GO) run $(STATICCHECK) $(PKGS)
 
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzDecodeFrame -fuzztime 60s ./messages/
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeFrame$$' -fuzztime 60s ./messages/
+	$(GO) test -run '^$$' -fuzz '^FuzzAppendDecodedFrame$$' -fuzztime 60s ./messages/
 
 clean:
 	rm -rf bin testdata/node/node_modules

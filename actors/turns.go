@@ -22,8 +22,10 @@ import (
 // The turn passes like this:
 //
 //   - The reader goroutine frees it after delivering the answer that left
-//     no request pending, and nothing more is buffered: the caller that was
-//     just woken usually sends its next request at once.
+//     no request pending, and nothing more is buffered, if a caller asked
+//     for the turn since it took it: the caller that was just woken usually
+//     sends its next request at once. (A session nobody calls keeps its
+//     reader goroutine reading and never builds the idle timer.)
 //   - A caller takes a free turn before it posts its request (reserve), so
 //     the actor never sees a request pending with nobody reading.
 //   - A caller whose call was answered (or whose ctx ended) gives the turn
@@ -62,8 +64,14 @@ type connReader struct {
 	sh      *Shared
 
 	turn atomic.Int32
-	wake chan struct{} // capacity 1: "look at the turn", to the reader goroutine
-	idle *time.Timer   // fires idleGrace after the turn was freed
+	// wanted is set by a caller that found the reader goroutine holding
+	// the turn; the reader goroutine frees the turn only then.
+	wanted atomic.Bool
+	wake   chan struct{} // capacity 1: "look at the turn", to the reader goroutine
+	// idle fires idleGrace after the turn was freed. Built by the first
+	// free (always the reader goroutine's, which holds the turn until
+	// then), and touched only by turn holders and the reader goroutine.
+	idle *time.Timer
 	done chan struct{} // closed when the reader goroutine returns
 }
 
@@ -72,8 +80,6 @@ func newConnReader(sys *actor.ActorSystem, session *actor.PID, epoch uint64, con
 	if intr, ok := conn.(transport.ReadInterrupter); ok {
 		r.intr = intr
 		r.wake = make(chan struct{}, 1)
-		r.idle = time.NewTimer(time.Hour)
-		r.idle.Stop()
 	}
 	return r
 }
@@ -99,7 +105,8 @@ func (r *connReader) run() {
 			// turn, not a request sent while the read was blocked.
 			before := r.sh.pendingCalls.Load()
 			r.deliver(frame)
-			if r.intr != nil && before > 0 && r.sh.pendingCalls.Load() == 0 && !r.intr.Buffered() {
+			if r.intr != nil && before > 0 && r.sh.pendingCalls.Load() == 0 && r.wanted.Load() && !r.intr.Buffered() {
+				r.wanted.Store(false)
 				r.free()
 			}
 		default: // free, or a caller reads
@@ -114,7 +121,7 @@ func (r *connReader) run() {
 
 // Outcomes of read.
 const (
-	readDelivered = iota
+	readOK = iota
 	readInterrupted
 	readFailed // reported to the session; the turn is turnFailed for good
 )
@@ -124,7 +131,7 @@ const (
 func (r *connReader) read() ([]byte, int) {
 	frame, err := r.conn.ReadFrame()
 	if err == nil {
-		return frame, readDelivered
+		return frame, readOK
 	}
 	if errors.Is(err, transport.ErrReadInterrupted) {
 		return nil, readInterrupted
@@ -153,8 +160,12 @@ func (r *connReader) signal() {
 // goroutine after idleGrace. A request sent in between finds it free and
 // takes it back for the reader (the Dekker pair with requestSent).
 func (r *connReader) free() {
+	if r.idle == nil {
+		r.idle = time.NewTimer(idleGrace)
+	} else {
+		r.idle.Reset(idleGrace)
+	}
 	r.turn.Store(turnFree)
-	r.idle.Reset(idleGrace)
 	if r.sh.pendingCalls.Load() > 0 && r.turn.CompareAndSwap(turnFree, turnReader) {
 		r.signal()
 	}
@@ -179,7 +190,18 @@ func (r *connReader) kick() {
 
 // reserve takes a free turn for a caller about to post a request.
 func (r *connReader) reserve() bool {
-	return r.intr != nil && r.turn.Load() == turnFree && r.turn.CompareAndSwap(turnFree, turnCaller)
+	if r.intr == nil {
+		return false
+	}
+	switch r.turn.Load() {
+	case turnFree:
+		return r.turn.CompareAndSwap(turnFree, turnCaller)
+	case turnReader:
+		if !r.wanted.Load() {
+			r.wanted.Store(true)
+		}
+	}
+	return false
 }
 
 // ReadUntilAnswered is run by a caller holding the turn (Reserve): it
@@ -205,7 +227,7 @@ func (r *connReader) readUntilAnswered(ctx context.Context, c *Call) {
 		switch outcome {
 		case readFailed:
 			return // the session fails c
-		case readDelivered:
+		case readOK:
 			r.sh.stats.FramesReadByCallers.Add(1)
 			r.deliver(frame)
 		}
