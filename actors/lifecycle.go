@@ -25,13 +25,46 @@ func (a *sessionActor) startConnecting() {
 	a.dialCancel = cancel
 	dialer, sys, self := a.sh.cfg.Dialer, a.sh.sys, a.self
 	a.sh.background.Add(1)
+	sh := a.sh
 	// Owner: the session actor. Exits when Dial returns (bounded by the
-	// init timeout, cancelled by Close).
+	// init timeout, cancelled by Close) and the session took the
+	// connection or it was closed.
 	go func() {
-		defer a.sh.background.Done()
+		defer sh.background.Done()
 		conn, err := dialer.Dial(dctx)
-		sys.Root.Send(self, &dialed{epoch: epoch, conn: conn, err: err})
+		m := &dialed{epoch: epoch, conn: conn, err: err, taken: make(chan bool, 1)}
+		sys.Root.Send(self, m)
+		if conn != nil && !dialTaken(m, sh.closed) {
+			closeRefused(conn)
+		}
 	}()
+}
+
+// dialTaken waits for the session's answer to a dialed connection. A
+// session that closed meanwhile may have stopped before reading the
+// message, which then never gets an answer; it answers before closing
+// sh.closed when it took the connection, and after closing it never does.
+func dialTaken(m *dialed, closed <-chan struct{}) bool {
+	select {
+	case taken := <-m.taken:
+		return taken
+	case <-closed:
+		select {
+		case taken := <-m.taken:
+			return taken
+		default:
+			return false
+		}
+	}
+}
+
+// closeRefused shuts down a connection no session took, on the dial
+// goroutine, so that Close (which waits for that goroutine) returns only
+// once it is gone.
+func closeRefused(conn transport.Conn) {
+	ctx, cancel := context.WithTimeout(context.Background(), closeGrace)
+	defer cancel()
+	_ = conn.Close(ctx)
 }
 
 func (a *sessionActor) onDialed(ctx actor.Context, m *dialed) {
@@ -40,12 +73,12 @@ func (a *sessionActor) onDialed(ctx actor.Context, m *dialed) {
 		a.dialCancel = nil
 	}
 	if m.epoch != a.sh.epoch || a.state != StateConnecting {
-		// A dial that finished after Close or a newer attempt.
-		if m.conn != nil {
-			a.closeInBackground(&connection{conn: m.conn}, context.Background())
-		}
+		// A dial that finished after Close or a newer attempt: its
+		// goroutine closes the connection.
+		m.taken <- false
 		return
 	}
+	m.taken <- true
 	a.connectSpan.End(m.err)
 	a.connectSpan = nil
 	if m.err != nil {

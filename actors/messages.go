@@ -36,11 +36,14 @@ type connFailed struct {
 }
 
 // dialed is sent by the dial goroutine with the new connection or the
-// error. No reply.
+// error. Reply on taken.
 type dialed struct {
 	epoch uint64
 	conn  transport.Conn
 	err   error
+	// taken gets true if the session took conn, false if it refused it
+	// (a stale dial): then the dial goroutine closes it. Capacity 1.
+	taken chan bool
 }
 
 // retryNow is sent by the backoff timer when it is time to reconnect. No reply.
