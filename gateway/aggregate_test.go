@@ -291,3 +291,15 @@ func TestAggregatedEndpointAnnouncesAServerGoingDown(t *testing.T) {
 	assert.Len(t, tools, 13)
 	assert.Equal(t, "degraded", g.Health().Status)
 }
+
+// A client's roots/list_changed reaches the servers it may use: the
+// gateway's sessions told their servers they would send it.
+func TestAClientsRootsListChangedReachesTheServers(t *testing.T) {
+	bsrv, _, gw := twoServers(t, nil)
+	s := connect(t, fullClient(t), "roots", gw, "")
+	before := bsrv.Stats().RootsListChanged
+	s.SetRoots([]messages.Root{{URI: "file:///work/other", Name: "other"}})
+	require.Eventually(t, func() bool { return bsrv.Stats().RootsListChanged > before },
+		10*time.Second, 5*time.Millisecond, "server b heard of the change")
+	assert.Equal(t, before+1, bsrv.Stats().RootsListChanged, "once per change and session")
+}

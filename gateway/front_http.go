@@ -110,6 +110,8 @@ func (g *Gateway) postMCP(w http.ResponseWriter, r *http.Request, who *principal
 				fs.cancelled(m.Params)
 			case messages.NotificationProgress:
 				fs.progress(r.Context(), m.Params)
+			case messages.NotificationRootsListChanged:
+				g.rootsListChanged(r.Context(), who)
 			}
 		case messages.KindRequest:
 			reqs = append(reqs, m)

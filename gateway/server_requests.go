@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 
+	"github.com/mcpengine/mcpengine"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -92,4 +93,25 @@ func (g *Gateway) forwardRoots(ctx context.Context, m *member) ([]messages.Root,
 		return nil, &messages.WireError{Code: messages.CodeInternalError, Message: "gateway: the client's roots: " + err.Error()}
 	}
 	return res.Roots, nil
+}
+
+// rootsListChanged passes a gateway client's notifications/roots/list_changed
+// on to the sessions of every server the client may use. The gateway's
+// sessions declare roots.listChanged to their servers, so a server that
+// keeps the roots it was told asks again, and that roots/list reaches the
+// client whose request is then in flight (forwardRoots).
+func (g *Gateway) rootsListChanged(ctx context.Context, who *principal) {
+	for _, u := range g.order {
+		if !who.access[u.name].allows(kindServers, u.name) {
+			continue
+		}
+		for _, m := range u.pool.members {
+			if m.s.State() != mcpengine.StateReady {
+				continue // a session that reconnects asks for roots anew
+			}
+			if err := m.s.Notify(ctx, messages.NotificationRootsListChanged, nil); err != nil {
+				g.log.Debug("gateway: forwarding roots/list_changed failed", "server", u.name, "err", err)
+			}
+		}
+	}
 }
