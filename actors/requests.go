@@ -89,8 +89,8 @@ func (a *sessionActor) transmit(c *Call) {
 	c.deadline = a.deadlineFor(c, now)
 	a.pending[c.id] = c
 	a.sh.pendingCalls.Store(int32(len(a.pending)))
-	if r := a.conn.reader; r != nil {
-		r.requestSent()
+	if a.conn != nil && a.conn.reader != nil {
+		a.conn.reader.requestSent()
 	}
 	a.armSweep(c.deadline)
 

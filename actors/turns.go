@@ -204,7 +204,7 @@ func (r *connReader) reserve() bool {
 	return false
 }
 
-// ReadUntilAnswered is run by a caller holding the turn (Reserve): it
+// readUntilAnswered is run by a caller holding the turn (reserve): it
 // reads and delivers frames until c is answered, ctx ends or the connection
 // fails, then hands the turn on. The caller then waits on c.Done() as
 // usual: for a call with progress, Done closes once the callbacks ran.
