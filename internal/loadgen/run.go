@@ -236,7 +236,10 @@ func (r *runner) inspectTools(s *mcpengine.Session) error {
 	if r.cfg.NoOutputCheck && !needGen {
 		return nil
 	}
-	lctx, cancel := context.WithTimeout(r.ctx, cmp.Or(r.cfg.Timeout, 30*time.Second))
+	// A setup step, not a measured call: a per-call timeout set tight for
+	// the load (tens of milliseconds) must not cost the schema checks when
+	// the first tools/list of a fresh session is slower.
+	lctx, cancel := context.WithTimeout(r.ctx, max(r.cfg.Timeout, 30*time.Second))
 	defer cancel()
 	tools, err := s.ListTools(lctx)
 	if err != nil {

@@ -53,7 +53,10 @@ func TestErrorTaxonomy(t *testing.T) {
 		Target: func(i int) mcpengine.SessionConfig { return mcpengine.SessionConfig{Dialer: broken} },
 		// Only "bad echo" is broken in a real server; here every echo is,
 		// so the plain echo request checks the OK path on its own below.
-		Sessions: 2, Concurrency: 4, Count: 350, Timeout: 50 * time.Millisecond,
+		// The timeout is far below the slow request's 5 s and far above
+		// what the others take even with the race detector on a loaded
+		// 2-core machine (at 50 ms some of them timed out under load).
+		Sessions: 2, Concurrency: 4, Count: 350, Timeout: 250 * time.Millisecond,
 		Workload: w,
 	})
 	require.NoError(t, err)
