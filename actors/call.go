@@ -44,14 +44,14 @@ type Call struct {
 	// resubscribe): it runs inside Receive.
 	onDone func(a *sessionActor, result messages.RawMessage, err error)
 
-	done      chan struct{}
-	completed bool // set by finish (actor only); done may close later
-	Result    messages.RawMessage
-	Err       error
+	done   chan struct{}
+	Result messages.RawMessage
+	Err    error
 
-	// answered mirrors completed for a caller reading its own answer
-	// (turns.go), and readingOn is the connection reader that caller is
-	// blocked in, so that finish can interrupt it.
+	// answered is set by finish, before done closes (which for a call with
+	// progress happens later, on the dispatcher); a caller reading its own
+	// answer (turns.go) watches it. readingOn is the connection reader that
+	// caller is blocked in, so that finish can interrupt it.
 	answered  atomic.Bool
 	readingOn atomic.Pointer[connReader]
 }
@@ -78,10 +78,9 @@ func (c *Call) finish(a *sessionActor, result messages.RawMessage, err error) {
 		fn(a, result, err)
 		return
 	}
-	if c.completed {
+	if c.answered.Load() {
 		return
 	}
-	c.completed = true
 	c.Result, c.Err = result, err
 	c.answered.Store(true)
 	c.interruptReader()
@@ -108,8 +107,8 @@ func (c *Call) interruptReader() {
 	}
 }
 
-// isFinished reports whether the call was completed; the actor only.
-func (c *Call) isFinished() bool { return c.completed }
+// isFinished reports whether the call was completed.
+func (c *Call) isFinished() bool { return c.answered.Load() }
 
 // Notify is an outgoing notification posted by a caller. Done is closed when
 // it was handed to the writer (or refused, with Err set).

@@ -97,7 +97,6 @@ func (a *sessionActor) onDialed(ctx actor.Context, m *dialed) {
 		startPush(sys, self, epoch, pc, a.sh)
 	} else {
 		c.reader = newConnReader(sys, self, epoch, m.conn, a.sh)
-		c.readerDone = c.reader.done
 		if c.reader.intr != nil {
 			a.sh.reader.Store(c.reader)
 		}
@@ -256,8 +255,8 @@ func (a *sessionActor) closeInBackground(c *connection, bound context.Context) {
 		if c.writer != nil {
 			a.sh.writer.CompareAndSwap(c.writer, nil)
 		}
-		if c.readerDone != nil {
-			<-c.readerDone
+		if c.reader != nil {
+			<-c.reader.done
 		}
 	}()
 }

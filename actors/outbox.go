@@ -39,6 +39,19 @@ type batch struct {
 	bytes  [][]byte
 }
 
+// keptBatch is the largest backing array an idle outbox keeps. Dropping
+// every one when the outbox empties (so that an idle connection holds
+// none) cost two allocations per call at one call in flight; keeping a
+// burst's would hold its memory for as long as the connection idles.
+const keptBatch = 4
+
+// shrink drops b's backing arrays if a burst grew them.
+func (b *batch) shrink() {
+	if cap(b.frames) > keptBatch {
+		*b = batch{}
+	}
+}
+
 // push appends a frame.
 func (o *outbox) push(f *frame) {
 	o.mu.Lock()
@@ -73,7 +86,8 @@ func (o *outbox) take() (b batch, ok bool) {
 	defer o.mu.Unlock()
 	if len(o.queued.frames) == 0 {
 		o.running = false
-		o.queued, o.spare = batch{}, batch{} // an idle connection keeps no backing arrays
+		o.queued.shrink()
+		o.spare.shrink()
 		return batch{}, false
 	}
 	b = o.queued
@@ -97,9 +111,14 @@ func (o *outbox) giveBack(b batch) {
 func (o *outbox) recycle(b batch) {
 	for i := range b.frames {
 		putFrame(b.frames[i])
-		b.frames[i] = nil
-		b.bytes[i] = nil
 	}
+	o.keep(b)
+}
+
+// keep clears a written batch and keeps its backing arrays as the spare.
+func (o *outbox) keep(b batch) {
+	clear(b.frames)
+	clear(b.bytes)
 	o.mu.Lock()
 	if o.spare.frames == nil && cap(b.frames) <= 1024 {
 		o.spare = batch{frames: b.frames[:0], bytes: b.bytes[:0]}

@@ -49,11 +49,10 @@ type sessionActor struct {
 
 // connection is the live transport of one epoch and its helpers.
 type connection struct {
-	epoch      uint64
-	conn       transport.Conn
-	writer     *writer
-	reader     *connReader // nil for a PushConn
-	readerDone chan struct{}
+	epoch  uint64
+	conn   transport.Conn
+	writer *writer
+	reader *connReader // nil for a PushConn
 }
 
 // NewSessionProps returns the props that create (and on panic, re-create)
