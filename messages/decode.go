@@ -1,8 +1,8 @@
 package messages
 
 import (
+	"bytes"
 	"errors"
-	"strconv"
 )
 
 // wireEnvelope is the on-the-wire shape. Every member is raw so that
@@ -71,6 +71,13 @@ func DecodeMessage(data []byte) (Message, error) {
 	if err := Unmarshal(data, &w); err != nil {
 		return Message{}, invalid("malformed JSON: "+err.Error(), data)
 	}
+	return w.message(data)
+}
+
+// message applies JSON-RPC's rules to an envelope's members, however they
+// were found (sonic here, the scanner in AppendDecodedFrame); data is the
+// whole message, for the errors.
+func (w *wireEnvelope) message(data []byte) (Message, error) {
 	if string(w.JSONRPC) != `"2.0"` {
 		return Message{}, invalid(`jsonrpc must be "2.0"`, data)
 	}
@@ -88,7 +95,8 @@ func DecodeMessage(data []byte) (Message, error) {
 		if len(w.Method) < 2 || w.Method[0] != '"' {
 			return Message{}, invalid("method must be a string", data)
 		}
-		if err := Unmarshal(w.Method, &m.Method); err != nil || m.Method == "" {
+		var ok bool
+		if m.Method, ok = decodeString(w.Method, true); !ok || m.Method == "" {
 			return Message{}, invalid("method must be a non-empty string", data)
 		}
 		if w.Params != nil && !isObjectOrArray(w.Params) {
@@ -134,26 +142,57 @@ func DecodeMessage(data []byte) (Message, error) {
 	return m, nil
 }
 
+// decodeWireError decodes an error object: its members found by the
+// scanner when it accepts the object (no allocation, the members alias
+// raw), by sonic otherwise.
 func decodeWireError(raw RawMessage) (*WireError, error) {
-	var o wireErrorObject
 	if len(raw) == 0 || raw[0] != '{' {
 		return nil, errors.New("error must be an object")
 	}
-	if err := Unmarshal(raw, &o); err != nil {
+	var o wireErrorObject
+	var s [len(errorNames)]span
+	if end, ok := scanMembers(raw, 0, errorNames[:], s[:]); ok && end == len(raw) {
+		o = wireErrorObject{Code: s[0].raw(raw), Message: s[1].raw(raw), Data: s[2].raw(raw)}
+	} else if err := Unmarshal(raw, &o); err != nil {
 		return nil, errors.New("malformed error object: " + err.Error())
 	}
-	code, err := strconv.ParseInt(string(trimSpace(o.Code)), 10, 64)
-	if err != nil {
+	code, ok := parseJSONInt(trimSpace(o.Code))
+	if !ok {
 		return nil, errors.New("error code must be an integer")
 	}
 	if len(o.Message) == 0 || o.Message[0] != '"' {
 		return nil, errors.New("error message must be a string")
 	}
-	e := &WireError{Code: code, Data: nullToNil(o.Data), Raw: raw}
-	if err := Unmarshal(o.Message, &e.Message); err != nil {
+	message, ok := decodeString(o.Message, false)
+	if !ok {
 		return nil, errors.New("error message must be a string")
 	}
-	return e, nil
+	return &WireError{Code: code, Message: message, Data: nullToNil(o.Data), Raw: raw}, nil
+}
+
+// decodeString decodes a JSON string value that sonic or the scanner has
+// already validated (valid UTF-8, no raw control characters): without
+// escapes its content is the string; escapes go through sonic. A method
+// name this package defines comes back as its constant, without
+// allocating.
+func decodeString(raw []byte, method bool) (string, bool) {
+	if len(raw) < 2 || raw[0] != '"' || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	body := raw[1 : len(raw)-1]
+	if bytes.IndexByte(body, '\\') >= 0 {
+		var s string
+		if err := Unmarshal(raw, &s); err != nil {
+			return "", false
+		}
+		return s, true
+	}
+	if method {
+		if known, ok := knownMethod(body); ok {
+			return known, true
+		}
+	}
+	return string(body), true
 }
 
 func isObjectOrArray(raw RawMessage) bool {

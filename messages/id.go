@@ -98,8 +98,7 @@ func parseID(raw []byte) (ID, error) {
 		}
 		return StringID(s), nil
 	default:
-		n, err := strconv.ParseInt(string(raw), 10, 64)
-		if err == nil {
+		if n, ok := parseJSONInt(raw); ok {
 			return NumberID(n), nil
 		}
 	}
