@@ -34,8 +34,6 @@ type conn struct {
 	sink   httpcore.Sink
 	sched  *httpcore.Scheduler[httpcore.Outgoing]
 
-	mu        sync.Mutex
-	closed    bool
 	closeOnce sync.Once
 }
 
@@ -65,16 +63,8 @@ func newConn(d *Dialer, u *url.URL) *conn {
 	return c
 }
 
-// errPushOnly is what ReadFrame returns: frames arrive through Start.
-var errPushOnly = errors.New("legacysse: frames are delivered through Start, not ReadFrame")
-
 // ReadFrame is not used: the connection is a transport.PushConn.
-func (c *conn) ReadFrame() ([]byte, error) {
-	if c.ctx.Err() != nil {
-		return nil, transport.ErrClosed
-	}
-	return nil, errPushOnly
-}
+func (c *conn) ReadFrame() ([]byte, error) { return httpcore.ReadFrame(c.ctx) }
 
 // Start implements transport.PushConn.
 func (c *conn) Start(deliver func([]byte), fail func(error)) { c.sink.Start(deliver, fail) }
@@ -83,10 +73,7 @@ func (c *conn) Start(deliver func([]byte), fail func(error)) { c.sink.Start(deli
 // the network. Notifications are sent in order with everything else; the
 // frames are copied.
 func (c *conn) WriteFrames(frames ...[]byte) error {
-	c.mu.Lock()
-	closed := c.closed
-	c.mu.Unlock()
-	if closed {
+	if c.ctx.Err() != nil {
 		return transport.ErrClosed
 	}
 	if err := c.sink.Err(); err != nil {
@@ -106,15 +93,14 @@ func (c *conn) WriteFrames(frames ...[]byte) error {
 // transport has no session to delete.
 func (c *conn) Close(context.Context) error {
 	c.closeOnce.Do(func() {
-		c.mu.Lock()
-		c.closed = true
-		c.mu.Unlock()
 		c.sink.Close()
 		c.shutdown()
 	})
 	return nil
 }
 
+// shutdown refuses new POSTs, cancels the context (after which
+// WriteFrames returns transport.ErrClosed) and waits for the goroutines.
 func (c *conn) shutdown() {
 	c.sched.Close()
 	c.cancel()
@@ -142,7 +128,7 @@ func (c *conn) readStream(ready chan<- error) {
 			case errors.Is(err, io.EOF):
 				ready <- ErrNoEndpoint
 			default:
-				ready <- fmt.Errorf("legacysse: reading the event stream of %s: %w", c.name, unwrapURL(err))
+				ready <- fmt.Errorf("legacysse: reading the event stream of %s: %w", c.name, httpcore.StripURL(err))
 			}
 			return
 		}
@@ -171,7 +157,7 @@ func (c *conn) readStream(ready chan<- error) {
 				return
 			}
 			c.log.Debug("legacy SSE stream ended", slog.String("url", c.name), slog.String("error", httpcore.ErrorReason(err, c.scrub)))
-			c.sink.Fail(fmt.Errorf("legacysse: the event stream of %s ended: %w", c.name, unwrapURL(err)))
+			c.sink.Fail(fmt.Errorf("legacysse: the event stream of %s ended: %w", c.name, httpcore.StripURL(err)))
 			return
 		}
 		if ev.Type == "endpoint" {
@@ -192,11 +178,11 @@ func (c *conn) message(ev sse.Event) {
 func (c *conn) open() (io.ReadCloser, error) {
 	req, err := httpcore.NewRequest(c.ctx, http.MethodGet, c.sseURL.String(), c.header, nil)
 	if err != nil {
-		return nil, fmt.Errorf("legacysse: GET %s: %w", c.name, unwrapURL(err))
+		return nil, fmt.Errorf("legacysse: GET %s: %w", c.name, httpcore.StripURL(err))
 	}
 	resp, err := c.client.Do(req)
 	if err != nil {
-		return nil, fmt.Errorf("legacysse: GET %s: %w", c.name, unwrapURL(err))
+		return nil, fmt.Errorf("legacysse: GET %s: %w", c.name, httpcore.StripURL(err))
 	}
 	if !httpcore.Success(resp.StatusCode) {
 		f := httpcore.StatusFailure(resp, c.scrub)
@@ -258,13 +244,3 @@ type StatusError struct {
 }
 
 func (e *StatusError) Error() string { return "legacysse: " + e.Reason }
-
-// unwrapURL drops the *url.Error wrapper, whose message repeats the URL
-// (and with it any token in the query).
-func unwrapURL(err error) error {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err
-	}
-	return err
-}

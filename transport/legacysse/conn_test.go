@@ -18,6 +18,7 @@ import (
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/transport"
 	"github.com/mcpengine/mcpengine/transport/httpx"
+	"github.com/mcpengine/mcpengine/transport/internal/httpcore"
 )
 
 const waitFor = 10 * time.Second
@@ -215,7 +216,7 @@ func TestOrigin(t *testing.T) {
 		"http://[::1]:8080/sse":     "http://[::1]:8080",
 		"http://user:pw@host:81/p?": "http://host:81",
 	} {
-		u, err := parseURL(raw)
+		u, err := httpcore.ParseURL(raw)
 		require.NoError(t, err)
 		assert.Equal(t, want, origin(u), raw)
 	}
@@ -334,5 +335,5 @@ func TestCloseEndsEverything(t *testing.T) {
 	_, err := c.ReadFrame()
 	assert.ErrorIs(t, err, transport.ErrClosed)
 	assert.Zero(t, col.nfail.Load(), "Close is not a failure")
-	assert.False(t, errors.Is(err, errPushOnly))
+	assert.False(t, errors.Is(err, httpcore.ErrPushOnly))
 }

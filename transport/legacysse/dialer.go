@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpengine/mcpengine/transport"
 	"github.com/mcpengine/mcpengine/transport/httpx"
+	"github.com/mcpengine/mcpengine/transport/internal/httpcore"
 )
 
 // Dialer connects to a 2024-11-05 HTTP+SSE server. The zero value is not
@@ -65,9 +66,9 @@ func (d Dialer) Dial(ctx context.Context) (transport.Conn, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	u, err := parseURL(d.URL)
+	u, err := httpcore.ParseURL(d.URL)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("legacysse: %w", err)
 	}
 	c := newConn(&d, u)
 	ready := make(chan error, 1)
@@ -84,19 +85,6 @@ func (d Dialer) Dial(ctx context.Context) (transport.Conn, error) {
 		return nil, err
 	}
 	return c, nil
-}
-
-// parseURL accepts absolute http and https URLs. Its errors never repeat
-// the URL, which may hold credentials.
-func parseURL(raw string) (*url.URL, error) {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return nil, fmt.Errorf("legacysse: invalid URL %s", httpx.RedactURL(raw))
-	}
-	if s := strings.ToLower(u.Scheme); (s != "http" && s != "https") || u.Host == "" {
-		return nil, fmt.Errorf("legacysse: URL %s is not an absolute http or https URL", httpx.RedactURL(raw))
-	}
-	return u, nil
 }
 
 // origin renders scheme://host:port with the scheme's default port filled

@@ -2,7 +2,6 @@ package stdio
 
 import (
 	"context"
-
 	"fmt"
 	"os"
 	"syscall"
@@ -27,8 +26,9 @@ const stderrLinger = 250 * time.Millisecond
 //
 // ctx shortens each wait: once it is done Close kills outright. Close
 // returns nil once the child is reaped, whatever its exit status (see
-// ProcessState and ExitCode); an error only if reaping itself failed. It unblocks a pending ReadFrame and
-// WriteFrames, which return transport.ErrClosed, as does every later call.
+// ProcessState and ExitCode); an error only if reaping itself failed. It
+// unblocks a pending ReadFrame and WriteFrames, which return
+// transport.ErrClosed, as does every later call.
 // Close is idempotent: later and concurrent calls return the first result.
 //
 // Close must be called even after ReadFrame returned io.EOF: that is what

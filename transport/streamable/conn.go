@@ -2,7 +2,6 @@ package streamable
 
 import (
 	"context"
-	"errors"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -101,16 +100,8 @@ func newConn(d *Dialer, u *url.URL) *conn {
 	return c
 }
 
-// errPushOnly is what ReadFrame returns: frames arrive through Start.
-var errPushOnly = errors.New("streamable: frames are delivered through Start, not ReadFrame")
-
 // ReadFrame is not used: the connection is a transport.PushConn.
-func (c *conn) ReadFrame() ([]byte, error) {
-	if c.ctx.Err() != nil {
-		return nil, transport.ErrClosed
-	}
-	return nil, errPushOnly
-}
+func (c *conn) ReadFrame() ([]byte, error) { return httpcore.ReadFrame(c.ctx) }
 
 // Start implements transport.PushConn.
 func (c *conn) Start(deliver func([]byte), fail func(error)) { c.sink.Start(deliver, fail) }

@@ -5,12 +5,11 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"net/url"
-	"strings"
 	"time"
 
 	"github.com/mcpengine/mcpengine/transport"
 	"github.com/mcpengine/mcpengine/transport/httpx"
+	"github.com/mcpengine/mcpengine/transport/internal/httpcore"
 )
 
 // Defaults and bounds of the reconnection of event streams.
@@ -66,12 +65,9 @@ func (d Dialer) Dial(ctx context.Context) (transport.Conn, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	u, err := url.Parse(d.URL)
+	u, err := httpcore.ParseURL(d.URL)
 	if err != nil {
-		return nil, fmt.Errorf("streamable: invalid URL %s", httpx.RedactURL(d.URL))
-	}
-	if s := strings.ToLower(u.Scheme); (s != "http" && s != "https") || u.Host == "" {
-		return nil, fmt.Errorf("streamable: URL %s is not an absolute http or https URL", httpx.RedactURL(d.URL))
+		return nil, fmt.Errorf("streamable: %w", err)
 	}
 	return newConn(&d, u), nil
 }

@@ -90,15 +90,12 @@ func isTooLarge(err error) bool {
 func (c *conn) finish(p *post) {
 	var answers [][]byte
 	c.mu.Lock()
+	if !c.closed {
+		answers = c.failUnansweredLocked(p, transport.RequestFailure{Reason: "the server's answer held no response to this request"})
+	}
 	for _, pd := range p.pend {
 		if c.inflight[pd.id] == pd {
 			delete(c.inflight, pd.id)
-		}
-		if !pd.done && !pd.abandoned && !c.closed {
-			pd.done = true
-			answers = append(answers, httpcore.FailureAnswer(pd.id, transport.RequestFailure{
-				Status: 0, Reason: "the server's answer held no response to this request",
-			}))
 		}
 	}
 	var abort []*post
@@ -130,16 +127,8 @@ func (c *conn) requestFailed(p *post, f transport.RequestFailure) {
 		c.log.Warn("POST of a notification or response failed", slog.String("url", c.name), slog.String("reason", f.Reason))
 		return
 	}
-	var answers [][]byte
 	c.mu.Lock()
-	for _, pd := range p.pend {
-		if pd.done || pd.abandoned {
-			continue
-		}
-		pd.done = true
-		delete(c.inflight, pd.id)
-		answers = append(answers, httpcore.FailureAnswer(pd.id, f))
-	}
+	answers := c.failUnansweredLocked(p, f)
 	c.mu.Unlock()
 	c.log.Debug("request failed", slog.String("url", c.name), slog.String("reason", f.Reason))
 	for _, a := range answers {
@@ -147,10 +136,27 @@ func (c *conn) requestFailed(p *post, f transport.RequestFailure) {
 	}
 }
 
-// answered reports whether every request of p has its answer.
-func (c *conn) answered(p *post) bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
+// failUnansweredLocked settles the post's requests that still wait for an
+// answer (not abandoned by the client) and returns a synthesized
+// CodeRequestFailed answer for each, to deliver once c.mu is released.
+func (c *conn) failUnansweredLocked(p *post, f transport.RequestFailure) [][]byte {
+	var answers [][]byte
+	for _, pd := range p.pend {
+		if pd.done || pd.abandoned {
+			continue
+		}
+		pd.done = true
+		if c.inflight[pd.id] == pd {
+			delete(c.inflight, pd.id)
+		}
+		answers = append(answers, httpcore.FailureAnswer(pd.id, f))
+	}
+	return answers
+}
+
+// answeredLocked reports whether every request of p has its answer; c.mu
+// is held.
+func answeredLocked(p *post) bool {
 	for _, pd := range p.pend {
 		if !pd.done {
 			return false
@@ -162,8 +168,11 @@ func (c *conn) answered(p *post) bool {
 // deliverInbound hands a received frame to the session, unless it only
 // repeats answers already delivered (a replayed stream) or answers
 // requests this connection never sent or no longer waits for. p is the
-// post whose answer stream carried the frame, nil for the GET stream.
-func (c *conn) deliverInbound(frame []byte, p *post) {
+// post whose answer stream carried the frame, nil for the GET stream. It
+// reports whether every request of p is now answered (false for nil), as
+// seen under the same lock, so that an answer stream costs one lock per
+// event.
+func (c *conn) deliverInbound(frame []byte, p *post) (answered bool) {
 	in := httpcore.Inspect(frame)
 	c.mu.Lock()
 	fresh := in.Others > 0 || len(in.Orphans) > 0
@@ -176,7 +185,7 @@ func (c *conn) deliverInbound(frame []byte, p *post) {
 		delete(c.inflight, id)
 		fresh = true
 		if p != nil && p.out.Initialize && c.version == "" {
-			if v := in.ProtocolVersion(id); validVersion(v) {
+			if v := httpcore.ProtocolVersion(frame, id); validVersion(v) {
 				// Sent from now on: notifications/initialized may go out
 				// before the session calls Negotiated.
 				c.version = v
@@ -192,10 +201,12 @@ func (c *conn) deliverInbound(frame []byte, p *post) {
 		delete(c.inflight, pd.id)
 		frame = messages.AppendError(nil, pd.id, in.Orphans[0])
 	}
+	answered = p != nil && answeredLocked(p)
 	c.mu.Unlock()
 	if !fresh {
 		c.log.Debug("dropped a repeated or unknown answer", slog.String("url", c.name))
-		return
+		return answered
 	}
 	c.sink.Deliver(frame)
+	return answered
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/transport"
+	"github.com/mcpengine/mcpengine/transport/internal/httpcore"
 )
 
 func TestJSONAnswersSessionIDAndHeaders(t *testing.T) {
@@ -249,7 +250,7 @@ func TestReadFrameIsNotUsed(t *testing.T) {
 	s := newServer(t)
 	c, _ := dial(t, s, &Dialer{})
 	_, err := c.ReadFrame()
-	assert.ErrorIs(t, err, errPushOnly)
+	assert.ErrorIs(t, err, httpcore.ErrPushOnly)
 	require.NoError(t, c.Close(context.Background()))
 	_, err = c.ReadFrame()
 	assert.ErrorIs(t, err, transport.ErrClosed)

@@ -34,8 +34,7 @@ func (c *conn) consume(rd *sse.Reader, seen *eventIDs, p *post) error {
 		if len(ev.Data) == 0 || (ev.Type != "" && ev.Type != "message") {
 			continue
 		}
-		c.deliverInbound(ev.Data, p)
-		if p != nil && c.answered(p) {
+		if c.deliverInbound(ev.Data, p) {
 			return errAnswered
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"strings"
 	"unicode"
 
@@ -92,11 +91,7 @@ func ErrorReason(err error, scrub *httpx.Scrubber) string {
 	case errors.As(err, &ne) && ne.Timeout():
 		return "timeout"
 	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err // its message repeats the URL
-	}
-	return scrub.Scrub(err.Error())
+	return scrub.Scrub(StripURL(err).Error())
 }
 
 // MediaType returns the media type of a Content-Type value, lowercased and

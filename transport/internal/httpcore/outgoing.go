@@ -27,7 +27,10 @@ type Outgoing struct {
 // frame that awaits no answer.
 func Classify(frame []byte) Outgoing {
 	o := Outgoing{Frame: append([]byte(nil), frame...)}
-	msgs, _ := messages.DecodeFrame(o.Frame)
+	// Once per written frame: the in-place decoder allocates nothing for a
+	// plain message; the messages alias o.Frame, which nobody modifies.
+	var one [1]messages.Message
+	msgs, _ := messages.AppendDecodedFrame(one[:0], o.Frame)
 	for _, m := range msgs {
 		switch m.Kind {
 		case messages.KindRequest:
@@ -59,14 +62,16 @@ type Inbound struct {
 	Orphans []*messages.WireError
 	// Others counts requests and notifications (and undecodable parts).
 	Others int
-
-	results []messages.Message // success responses, for ProtocolVersion
 }
 
-// Inspect reads the envelopes of a received frame.
+// Inspect reads the envelopes of a received frame. It runs once per
+// received frame: the in-place decoder allocates nothing for a plain
+// message, and nothing of the messages outlives the call but their ids
+// (never aliases) and error objects.
 func Inspect(frame []byte) Inbound {
 	var in Inbound
-	msgs, errs := messages.DecodeFrame(frame)
+	var one [1]messages.Message
+	msgs, errs := messages.AppendDecodedFrame(one[:0], frame)
 	in.Others = len(errs)
 	for _, m := range msgs {
 		switch {
@@ -74,9 +79,6 @@ func Inspect(frame []byte) Inbound {
 			in.Others++
 		case m.ID.IsValid():
 			in.Responses = append(in.Responses, m.ID)
-			if m.Result != nil {
-				in.results = append(in.results, m)
-			}
 		case m.Error != nil:
 			in.Orphans = append(in.Orphans, m.Error)
 		}
@@ -85,10 +87,12 @@ func Inspect(frame []byte) Inbound {
 }
 
 // ProtocolVersion returns the protocolVersion field of the success
-// response with the given id in the inspected frame, or "".
-func (in Inbound) ProtocolVersion(id messages.ID) string {
-	for _, m := range in.results {
-		if m.ID != id {
+// response with the given id in frame, or "". It decodes the frame again:
+// it is needed once per session, for the initialize answer.
+func ProtocolVersion(frame []byte, id messages.ID) string {
+	msgs, _ := messages.DecodeFrame(frame)
+	for _, m := range msgs {
+		if m.ID != id || m.Result == nil {
 			continue
 		}
 		var r struct {

@@ -36,10 +36,11 @@ func TestClassify(t *testing.T) {
 }
 
 func TestInspect(t *testing.T) {
-	in := Inspect(messages.AppendResult(nil, messages.NumberID(1), []byte(`{"protocolVersion":"2025-06-18"}`)))
+	frame := messages.AppendResult(nil, messages.NumberID(1), []byte(`{"protocolVersion":"2025-06-18"}`))
+	in := Inspect(frame)
 	assert.Equal(t, []messages.ID{messages.NumberID(1)}, in.Responses)
-	assert.Equal(t, "2025-06-18", in.ProtocolVersion(messages.NumberID(1)))
-	assert.Empty(t, in.ProtocolVersion(messages.NumberID(2)))
+	assert.Equal(t, "2025-06-18", ProtocolVersion(frame, messages.NumberID(1)))
+	assert.Empty(t, ProtocolVersion(frame, messages.NumberID(2)))
 
 	in = Inspect([]byte(`[{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse"}},{"jsonrpc":"2.0","method":"x"},{"jsonrpc":"2.0","id":4,"error":{"code":1,"message":"m"}}]`))
 	assert.Equal(t, []messages.ID{messages.NumberID(4)}, in.Responses)
@@ -49,4 +50,22 @@ func TestInspect(t *testing.T) {
 
 	in = Inspect([]byte(`garbage`))
 	assert.Equal(t, 1, in.Others)
+}
+
+// Classify and Inspect run once per frame each way: a plain message must
+// not cost a full decode (go test -bench . ./transport/internal/httpcore).
+func BenchmarkClassifyRequest(b *testing.B) {
+	frame := messages.AppendRequest(nil, messages.NumberID(42), "tools/call", []byte(`{"name":"echo","arguments":{"text":"hello"}}`))
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = Classify(frame)
+	}
+}
+
+func BenchmarkInspectResult(b *testing.B) {
+	frame := messages.AppendResult(nil, messages.NumberID(42), []byte(`{"content":[{"type":"text","text":"hello"}]}`))
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = Inspect(frame)
+	}
 }
