@@ -100,9 +100,9 @@ func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, s *http
 func (h *StreamableHandler) appendEvent(buf []byte, streamID int, e event) []byte {
 	id := eventID(streamID, e.seq)
 	if e.data == nil {
-		return appendSSEEvent(buf, id, "", h.o.SSERetry, nil)
+		return httpserve.AppendSSEEvent(buf, id, "", h.o.SSERetry, nil)
 	}
-	return appendSSEEvent(buf, id, "message", 0, e.data)
+	return httpserve.AppendSSEEvent(buf, id, "message", 0, e.data)
 }
 
 // answerJSON waits for every response a POST is owed and answers them as

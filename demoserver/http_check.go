@@ -3,16 +3,7 @@ package demoserver
 import (
 	"net/http"
 	"sync/atomic"
-
-	"github.com/mcpengine/mcpengine/internal/httpserve"
-	"github.com/mcpengine/mcpengine/messages"
 )
-
-// methodNotAllowed answers 405 with the Allow header.
-func methodNotAllowed(w http.ResponseWriter, allow string) {
-	w.Header().Set("Allow", allow)
-	httpserve.Error(w, http.StatusMethodNotAllowed, messages.CodeInvalidRequest, "method not allowed")
-}
 
 // failCounter implements FailNth and FailEvery over the request POSTs of
 // one handler, and FailGets over its GET streams.

@@ -7,6 +7,8 @@ import (
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/mcpengine/mcpengine/internal/httpserve"
 )
 
 // HTTPServer is a Server listening on TCP with every HTTP transport (an
@@ -18,9 +20,7 @@ type HTTPServer struct {
 	// URL is the base URL, "http://host:port", without a path.
 	URL string
 
-	hs   *http.Server
-	done chan struct{} // closed when Serve returned
-	err  error         // Serve's result, other than ErrServerClosed
+	srv *httpserve.Server
 }
 
 // ListenHTTP listens on addr (host:port; port 0 picks a free one) and
@@ -32,24 +32,15 @@ func (s *Server) ListenHTTP(addr string, o HTTPOptions) (*HTTPServer, error) {
 		return nil, err
 	}
 	h := s.HTTPHandler(o)
-	hsrv := &HTTPServer{
+	return &HTTPServer{
 		Handler: h,
 		URL:     "http://" + ln.Addr().String(),
-		hs: &http.Server{
+		srv: httpserve.Serve(ln, &http.Server{
 			Handler:           h,
 			ReadHeaderTimeout: 10 * time.Second,
 			ErrorLog:          slog.NewLogLogger(s.opts.Logger.Handler(), slog.LevelDebug),
-		},
-		done: make(chan struct{}),
-	}
-	// Owner: hsrv. Exits when Close shuts the http.Server down.
-	go func() {
-		defer close(hsrv.done)
-		if err := hsrv.hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-			hsrv.err = err
-		}
-	}()
-	return hsrv, nil
+		}),
+	}, nil
 }
 
 // StreamableURL is the Streamable HTTP endpoint's URL.
@@ -66,10 +57,5 @@ func (h *HTTPServer) WebSocketURL() string { return "ws" + h.URL[len("http"):] +
 // connections outright. It returns when everything it started has exited.
 func (h *HTTPServer) Close(ctx context.Context) error {
 	err := h.Handler.Close(ctx)
-	if serr := h.hs.Shutdown(ctx); serr != nil {
-		_ = h.hs.Close()
-		err = errors.Join(err, serr)
-	}
-	<-h.done
-	return errors.Join(err, h.err)
+	return errors.Join(err, h.srv.Close(ctx))
 }

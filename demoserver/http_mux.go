@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net/http"
+
+	"github.com/mcpengine/mcpengine/internal/httpserve"
 )
 
 // HTTPHandler serves every HTTP transport of a Server on one listener:
@@ -60,18 +62,18 @@ func (h *HTTPHandler) streamable(w http.ResponseWriter, r *http.Request) {
 		h.SSE.ServeHTTP(w, r)
 	case http.MethodPost:
 		if h.o.LegacyProbeStatus == http.StatusMethodNotAllowed {
-			methodNotAllowed(w, "GET")
+			httpserve.MethodNotAllowed(w, "GET")
 			return
 		}
 		http.Error(w, "demoserver: this server speaks HTTP+SSE (2024-11-05) only", h.o.LegacyProbeStatus)
 	default:
-		methodNotAllowed(w, "GET")
+		httpserve.MethodNotAllowed(w, "GET")
 	}
 }
 
 func (h *HTTPHandler) message(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
-		methodNotAllowed(w, "POST")
+		httpserve.MethodNotAllowed(w, "POST")
 		return
 	}
 	h.SSE.ServeHTTP(w, r)

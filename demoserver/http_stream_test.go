@@ -3,7 +3,6 @@ package demoserver
 import (
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -21,13 +20,6 @@ func TestEventIDsNameTheirStream(t *testing.T) {
 		_, _, ok := parseEventID(bad)
 		assert.False(t, ok, bad)
 	}
-}
-
-func TestSSEEventFormat(t *testing.T) {
-	assert.Equal(t, "id: 1-1\nretry: 250\ndata:\n\n", string(appendSSEEvent(nil, "1-1", "", 250*time.Millisecond, nil)))
-	assert.Equal(t, "event: message\ndata: {}\n\n", string(appendSSEEvent(nil, "", "message", 0, []byte("{}"))))
-	// A line break inside the data cannot end the event early.
-	assert.Equal(t, "data: a\ndata: b\ndata: c\n\n", string(appendSSEEvent(nil, "", "", 0, []byte("a\nb\r\nc"))))
 }
 
 func TestDecodeOutbound(t *testing.T) {

@@ -67,8 +67,7 @@ func (h *StreamableHandler) SessionIDs() []string { return h.hub.ids() }
 
 // ServeHTTP implements http.Handler.
 func (h *StreamableHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !httpserve.OriginAllowed(r, h.o.AllowedOrigins) {
-		httpserve.Error(w, http.StatusForbidden, messages.CodeInvalidRequest, "origin not allowed")
+	if !httpserve.CheckOrigin(w, r, h.o.AllowedOrigins) {
 		return
 	}
 	switch r.Method {
@@ -79,7 +78,7 @@ func (h *StreamableHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case http.MethodDelete:
 		h.delete(w, r)
 	default:
-		methodNotAllowed(w, "GET, POST, DELETE")
+		httpserve.MethodNotAllowed(w, "GET, POST, DELETE")
 	}
 }
 
@@ -117,7 +116,7 @@ func (h *StreamableHandler) versionOK(r *http.Request, c *httpConn) bool {
 }
 
 func (h *StreamableHandler) post(w http.ResponseWriter, r *http.Request) {
-	body, msgs := h.readPost(w, r)
+	body, msgs := httpserve.ReadStreamablePost(w, r, h.o.MaxBodyBytes)
 	if body == nil {
 		return
 	}
@@ -162,33 +161,12 @@ func (h *StreamableHandler) post(w http.ResponseWriter, r *http.Request) {
 	if created {
 		w.Header().Set(HeaderSessionID, s.id)
 	}
-	setSSEHeaders(w)
+	httpserve.SetSSEHeaders(w)
 	w.WriteHeader(http.StatusOK)
 	h.pump(w, r, s, st, sk, 0)
 	if _, failed := c.initOutcome(); created && failed {
 		h.hub.end(s) // a session whose initialize failed is of no use
 	}
-}
-
-// readPost checks a POST's headers and reads its JSON-RPC body, answering
-// the errors itself (406, 415, 413, 400); body is nil then.
-func (h *StreamableHandler) readPost(w http.ResponseWriter, r *http.Request) (body []byte, msgs []messages.Message) {
-	if !httpserve.Accepts(r, "application/json") || !httpserve.Accepts(r, "text/event-stream") {
-		httpserve.Error(w, http.StatusNotAcceptable, messages.CodeInvalidRequest, "Accept must list application/json and text/event-stream")
-		return nil, nil
-	}
-	if !httpserve.IsJSONContent(r) {
-		httpserve.Error(w, http.StatusUnsupportedMediaType, messages.CodeInvalidRequest, "Content-Type must be application/json")
-		return nil, nil
-	}
-	if body = httpserve.ReadBody(w, r, h.o.MaxBodyBytes); body == nil {
-		return nil, nil
-	}
-	msgs, ok := httpserve.DecodeBody(w, body)
-	if !ok {
-		return nil, nil
-	}
-	return body, msgs
 }
 
 // postSession finds the session a POST is for, or creates one for an
@@ -265,14 +243,14 @@ func (h *StreamableHandler) get(w http.ResponseWriter, r *http.Request) {
 			httpserve.Error(w, http.StatusBadRequest, messages.CodeInvalidRequest, err.Error())
 			return
 		}
-		setSSEHeaders(w)
+		httpserve.SetSSEHeaders(w)
 		w.WriteHeader(http.StatusOK)
 		h.pump(w, r, s, st, sk, seq)
 		return
 	}
 
 	if h.o.NoGetStream {
-		methodNotAllowed(w, "POST, DELETE")
+		httpserve.MethodNotAllowed(w, "POST, DELETE")
 		return
 	}
 	if status := h.faults.failGet(&h.o); status != 0 {
@@ -288,14 +266,14 @@ func (h *StreamableHandler) get(w http.ResponseWriter, r *http.Request) {
 		httpserve.Error(w, http.StatusNotFound, messages.CodeInvalidRequest, "session ended")
 		return
 	}
-	setSSEHeaders(w)
+	httpserve.SetSSEHeaders(w)
 	w.WriteHeader(http.StatusOK)
 	h.pump(w, r, s, c.standalone, sk, cursor)
 }
 
 func (h *StreamableHandler) delete(w http.ResponseWriter, r *http.Request) {
 	if h.o.NoDelete {
-		methodNotAllowed(w, "GET, POST")
+		httpserve.MethodNotAllowed(w, "GET, POST")
 		return
 	}
 	s := h.session(w, r)

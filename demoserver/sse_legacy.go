@@ -52,8 +52,7 @@ func (h *SSEHandler) ExpireSession(id string) bool { return h.hub.endID(id) }
 // ServeHTTP implements http.Handler: GET opens a stream, POST delivers a
 // message.
 func (h *SSEHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !httpserve.OriginAllowed(r, h.o.AllowedOrigins) {
-		httpserve.Error(w, http.StatusForbidden, messages.CodeInvalidRequest, "origin not allowed")
+	if !httpserve.CheckOrigin(w, r, h.o.AllowedOrigins) {
 		return
 	}
 	switch r.Method {
@@ -62,7 +61,7 @@ func (h *SSEHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case http.MethodPost:
 		h.message(w, r)
 	default:
-		methodNotAllowed(w, "GET, POST")
+		httpserve.MethodNotAllowed(w, "GET, POST")
 	}
 }
 
@@ -89,9 +88,9 @@ func (h *SSEHandler) stream(w http.ResponseWriter, r *http.Request) {
 	defer h.hub.end(s)
 
 	rc := http.NewResponseController(w)
-	setSSEHeaders(w)
+	httpserve.SetSSEHeaders(w)
 	w.WriteHeader(http.StatusOK)
-	buf := appendSSEEvent(nil, "", "endpoint", 0, []byte(h.endpoint(s.id)))
+	buf := httpserve.AppendSSEEvent(nil, "", "endpoint", 0, []byte(h.endpoint(s.id)))
 	if _, err := w.Write(buf); err != nil || rc.Flush() != nil {
 		return
 	}
@@ -101,7 +100,7 @@ func (h *SSEHandler) stream(w http.ResponseWriter, r *http.Request) {
 		frames = c.take(frames[:0])
 		buf = buf[:0]
 		for _, f := range frames {
-			buf = appendSSEEvent(buf, "", "message", 0, f)
+			buf = httpserve.AppendSSEEvent(buf, "", "message", 0, f)
 		}
 		if len(buf) > 0 {
 			if _, err := w.Write(buf); err != nil || rc.Flush() != nil {
@@ -135,9 +134,8 @@ func (h *SSEHandler) message(w http.ResponseWriter, r *http.Request) {
 	if body == nil {
 		return
 	}
-	msgs, errs := messages.DecodeFrame(body)
-	if len(errs) > 0 {
-		httpserve.Error(w, http.StatusBadRequest, messages.CodeInvalidRequest, errs[0].Error())
+	msgs, ok := httpserve.DecodeBody(w, body)
+	if !ok {
 		return
 	}
 	if hasRequest(msgs) {

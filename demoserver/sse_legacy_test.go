@@ -62,7 +62,11 @@ func TestLegacyEndpointFlow(t *testing.T) {
 
 	// Errors: unknown session, invalid body.
 	assert.Equal(t, http.StatusNotFound, legacyPost(t, hh, PathMessage+"?sessionId=nope", init).StatusCode)
-	assert.Equal(t, http.StatusBadRequest, legacyPost(t, hh, endpoint, []byte("{oops")).StatusCode)
+	bad := legacyPost(t, hh, endpoint, []byte("{oops"))
+	assert.Equal(t, http.StatusBadRequest, bad.StatusCode)
+	body, err := io.ReadAll(bad.Body)
+	require.NoError(t, err)
+	assert.Contains(t, string(body), `"code":-32700`, "a parse error, as on the Streamable endpoint")
 	assert.Equal(t, http.StatusMethodNotAllowed, hh.do(http.MethodGet, PathMessage, nil, nil).StatusCode)
 }
 

@@ -10,7 +10,6 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/mcpengine/mcpengine/internal/httpserve"
-	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/transport"
 )
 
@@ -38,8 +37,7 @@ func (h *WebSocketHandler) Close(ctx context.Context) error { return h.hub.close
 // ServeHTTP implements http.Handler: it upgrades the request and serves
 // the connection until it ends.
 func (h *WebSocketHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !httpserve.OriginAllowed(r, h.o.AllowedOrigins) {
-		httpserve.Error(w, http.StatusForbidden, messages.CodeInvalidRequest, "origin not allowed")
+	if !httpserve.CheckOrigin(w, r, h.o.AllowedOrigins) {
 		return
 	}
 	if isUpgrade(r) && !offersSubprotocol(r, WebSocketSubprotocol) {

@@ -143,3 +143,16 @@ func TestEndpointsRefuseRequestsAWebPageCouldMake(t *testing.T) {
 	status, _, _ = post(t, gw.RouteURL(), "", call, "Origin", "http://localhost:3000")
 	assert.Equal(t, http.StatusOK, status, "a loopback origin")
 }
+
+func TestEndpointsRefuseABodyOverTheSizeCap(t *testing.T) {
+	_, gw := startGateway(t, gateway.Config{
+		Servers:      map[string]gateway.Server{"demo": {Target: engineServe()}},
+		MaxBodyBytes: 256,
+	})
+	big := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"` + strings.Repeat("x", 300) + `"}},"server_id":"demo"}`
+	for _, url := range []string{gw.RouteURL(), gw.MCPURL()} {
+		status, body, _ := post(t, url, "", big)
+		assert.Equal(t, http.StatusRequestEntityTooLarge, status, url)
+		assert.Contains(t, string(body), `"code":-32600`, url)
+	}
+}

@@ -81,6 +81,10 @@ func invalidParams(msg string) *messages.WireError {
 	return &messages.WireError{Code: messages.CodeInvalidParams, Message: msg}
 }
 
+func resourceNotFound(uri string) *messages.WireError {
+	return &messages.WireError{Code: messages.CodeResourceNotFound, Message: "no server offers resource " + uri}
+}
+
 func methodNotFound(method string) *messages.WireError {
 	return &messages.WireError{Code: messages.CodeMethodNotFound, Message: "method not found: " + method}
 }

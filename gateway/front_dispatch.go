@@ -85,21 +85,27 @@ func (g *Gateway) aggregate(ctx context.Context, who *principal, k listKind) (me
 	return append(buf, "]}"...), nil
 }
 
+// progressMeta is the progress token in a request's params._meta.
+type progressMeta struct {
+	Meta *struct {
+		ProgressToken *messages.ID `json:"progressToken"`
+	} `json:"_meta"`
+}
+
+// progressToken is the client's token, nil when it asked for no progress.
+func (p *progressMeta) progressToken() *messages.ID {
+	if p.Meta == nil || p.Meta.ProgressToken == nil || !p.Meta.ProgressToken.IsValid() {
+		return nil
+	}
+	return p.Meta.ProgressToken
+}
+
 // namedParams is the part of tools/call and prompts/get params the
 // gateway reads.
 type namedParams struct {
 	Name      string              `json:"name"`
 	Arguments messages.RawMessage `json:"arguments"`
-	Meta      *struct {
-		ProgressToken *messages.ID `json:"progressToken"`
-	} `json:"_meta"`
-}
-
-func (p *namedParams) progressToken() *messages.ID {
-	if p.Meta == nil || p.Meta.ProgressToken == nil || !p.Meta.ProgressToken.IsValid() {
-		return nil
-	}
-	return p.Meta.ProgressToken
+	progressMeta
 }
 
 // callNamed forwards tools/call or prompts/get to the server the name's
@@ -138,11 +144,21 @@ func progressTo(out *outQueue, tok messages.ID) func(messages.RawMessage) {
 	}
 }
 
+// uriParams is the part of resources/read, resources/subscribe and
+// resources/unsubscribe params the gateway reads.
 type uriParams struct {
-	URI  string `json:"uri"`
-	Meta *struct {
-		ProgressToken *messages.ID `json:"progressToken"`
-	} `json:"_meta"`
+	URI string `json:"uri"`
+	progressMeta
+}
+
+// completeParams is the part of completion/complete params the gateway
+// reads: what the completion is about.
+type completeParams struct {
+	Ref struct {
+		Type string `json:"type"`
+		Name string `json:"name"`
+		URI  string `json:"uri"`
+	} `json:"ref"`
 }
 
 func (g *Gateway) readResource(ctx context.Context, fs *frontSession, m *messages.Message, out *outQueue) (messages.RawMessage, *messages.WireError) {
@@ -152,11 +168,11 @@ func (g *Gateway) readResource(ctx context.Context, fs *frontSession, m *message
 	}
 	u, ok := g.resolveURI(ctx, p.URI)
 	if !ok {
-		return nil, &messages.WireError{Code: messages.CodeResourceNotFound, Message: "no server offers resource " + p.URI}
+		return nil, resourceNotFound(p.URI)
 	}
 	r := &fwd{who: fs.who, srv: u, method: m.Method, params: m.Params, kind: kindResources, name: p.URI, front: fs, out: out, endpoint: "mcp"}
-	if p.Meta != nil && p.Meta.ProgressToken != nil && p.Meta.ProgressToken.IsValid() && out != nil {
-		r.progress = progressTo(out, *p.Meta.ProgressToken)
+	if tok := p.progressToken(); tok != nil && out != nil {
+		r.progress = progressTo(out, *tok)
 	}
 	return g.forward(ctx, r)
 }
@@ -170,7 +186,7 @@ func (g *Gateway) subscribe(ctx context.Context, fs *frontSession, m *messages.M
 	}
 	u, ok := g.resolveURI(ctx, p.URI)
 	if !ok {
-		return nil, &messages.WireError{Code: messages.CodeResourceNotFound, Message: "no server offers resource " + p.URI}
+		return nil, resourceNotFound(p.URI)
 	}
 	acc := fs.who.access[u.name]
 	if d := acc.check(kindServers, u.name); d != nil {
@@ -213,13 +229,7 @@ func (g *Gateway) unsubscribe(ctx context.Context, fs *frontSession, m *messages
 // complete forwards completion/complete to the server of the prompt or
 // resource template it is about.
 func (g *Gateway) complete(ctx context.Context, fs *frontSession, m *messages.Message, out *outQueue) (messages.RawMessage, *messages.WireError) {
-	var p struct {
-		Ref struct {
-			Type string `json:"type"`
-			Name string `json:"name"`
-			URI  string `json:"uri"`
-		} `json:"ref"`
-	}
+	var p completeParams
 	if err := messages.Unmarshal(m.Params, &p); err != nil {
 		return nil, invalidParams(err.Error())
 	}
@@ -238,7 +248,7 @@ func (g *Gateway) complete(ctx context.Context, fs *frontSession, m *messages.Me
 	case "ref/resource":
 		u, ok := g.resolveURI(ctx, p.Ref.URI)
 		if !ok {
-			return nil, &messages.WireError{Code: messages.CodeResourceNotFound, Message: "no server offers resource " + p.Ref.URI}
+			return nil, resourceNotFound(p.Ref.URI)
 		}
 		r.srv, r.kind, r.name = u, kindResources, p.Ref.URI
 	default:

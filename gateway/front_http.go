@@ -26,8 +26,7 @@ const (
 // resources/updated, log messages, and server requests whose own answer
 // stream is gone), one at a time. DELETE ends the session.
 func (g *Gateway) serveMCP(w http.ResponseWriter, r *http.Request) {
-	if !httpserve.OriginAllowed(r, g.cfg.AllowedOrigins) {
-		httpserve.Error(w, http.StatusForbidden, messages.CodeInvalidRequest, "origin not allowed")
+	if !httpserve.CheckOrigin(w, r, g.cfg.AllowedOrigins) {
 		return
 	}
 	who, aerr := g.auth.authenticate(r)
@@ -43,8 +42,7 @@ func (g *Gateway) serveMCP(w http.ResponseWriter, r *http.Request) {
 	case http.MethodDelete:
 		g.deleteMCP(w, r, who)
 	default:
-		w.Header().Set("Allow", "GET, POST, DELETE")
-		httpserve.Error(w, http.StatusMethodNotAllowed, messages.CodeInvalidRequest, "method not allowed")
+		httpserve.MethodNotAllowed(w, "GET, POST, DELETE")
 	}
 }
 
@@ -76,11 +74,7 @@ func (g *Gateway) session(w http.ResponseWriter, r *http.Request, who *principal
 }
 
 func (g *Gateway) postMCP(w http.ResponseWriter, r *http.Request, who *principal) {
-	if !httpserve.Accepts(r, "application/json") || !httpserve.Accepts(r, "text/event-stream") {
-		httpserve.Error(w, http.StatusNotAcceptable, messages.CodeInvalidRequest, "Accept must list application/json and text/event-stream")
-		return
-	}
-	body, msgs := g.readMessages(w, r)
+	body, msgs := httpserve.ReadStreamablePost(w, r, g.cfg.MaxBodyBytes)
 	if body == nil {
 		return
 	}
@@ -130,24 +124,6 @@ func (g *Gateway) postMCP(w http.ResponseWriter, r *http.Request, who *principal
 		return
 	}
 	g.answerMany(w, r, fs, reqs, sse)
-}
-
-// readMessages checks a POST's content type and reads its JSON-RPC body,
-// answering the errors itself (415, 413, 400); body is nil then.
-func (g *Gateway) readMessages(w http.ResponseWriter, r *http.Request) ([]byte, []messages.Message) {
-	if !httpserve.IsJSONContent(r) {
-		httpserve.Error(w, http.StatusUnsupportedMediaType, messages.CodeInvalidRequest, "Content-Type must be application/json")
-		return nil, nil
-	}
-	body := httpserve.ReadBody(w, r, g.cfg.MaxBodyBytes)
-	if body == nil {
-		return nil, nil
-	}
-	msgs, ok := httpserve.DecodeBody(w, body)
-	if !ok {
-		return nil, nil
-	}
-	return body, msgs
 }
 
 // wantsStream reports whether the answer should be an event stream: a

@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/mcpengine/mcpengine/internal/httpserve"
@@ -18,12 +17,7 @@ type HTTPServer struct {
 	// URL is the base URL, "http://host:port", without a path.
 	URL string
 
-	hs   *http.Server
-	done chan struct{} // closed when Serve returned
-	err  error         // Serve's result, other than ErrServerClosed
-
-	once     sync.Once
-	closeErr error
+	srv *httpserve.Server
 }
 
 // ListenOptions say where a gateway may listen.
@@ -49,15 +43,11 @@ func (g *Gateway) Listen(addr string, o ListenOptions) (*HTTPServer, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &HTTPServer{
-		URL: "http://" + ln.Addr().String(),
-		hs: &http.Server{
-			Handler:           g.mux,
-			ReadHeaderTimeout: 10 * time.Second,
-			IdleTimeout:       2 * time.Minute,
-			ErrorLog:          slog.NewLogLogger(g.log.Handler(), slog.LevelDebug),
-		},
-		done: make(chan struct{}),
+	hs := &http.Server{
+		Handler:           g.mux,
+		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       2 * time.Minute,
+		ErrorLog:          slog.NewLogLogger(g.log.Handler(), slog.LevelDebug),
 	}
 	g.mu.Lock()
 	if g.closed {
@@ -65,15 +55,9 @@ func (g *Gateway) Listen(addr string, o ListenOptions) (*HTTPServer, error) {
 		_ = ln.Close()
 		return nil, errors.New("gateway: closed")
 	}
+	s := &HTTPServer{URL: "http://" + ln.Addr().String(), srv: httpserve.Serve(ln, hs)}
 	g.listeners = append(g.listeners, s)
 	g.mu.Unlock()
-	// Owner: s. Exits when Close shuts the http.Server down.
-	go func() {
-		defer close(s.done)
-		if err := s.hs.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-			s.err = err
-		}
-	}()
 	return s, nil
 }
 
@@ -86,14 +70,4 @@ func (s *HTTPServer) RouteURL() string { return s.URL + PathRoute }
 // Close stops accepting requests and waits for those in progress until
 // ctx ends, then closes the rest. Open streams end when their client
 // sessions do (Gateway.Close ends them first).
-func (s *HTTPServer) Close(ctx context.Context) error {
-	s.once.Do(func() {
-		err := s.hs.Shutdown(ctx)
-		if err != nil {
-			err = errors.Join(err, s.hs.Close())
-		}
-		<-s.done
-		s.closeErr = errors.Join(err, s.err)
-	})
-	return s.closeErr
-}
+func (s *HTTPServer) Close(ctx context.Context) error { return s.srv.Close(ctx) }

@@ -1,10 +1,11 @@
 package gateway
 
 import (
-	"bytes"
 	"net/http"
 	"sync"
 	"sync/atomic"
+
+	"github.com/mcpengine/mcpengine/internal/httpserve"
 )
 
 // outQueue holds the frames waiting for one HTTP response to carry them to
@@ -80,10 +81,7 @@ type sseWriter struct {
 }
 
 func newSSEWriter(w http.ResponseWriter) *sseWriter {
-	h := w.Header()
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Cache-Control", "no-cache, no-transform")
-	h.Set("X-Accel-Buffering", "no") // proxies that buffer would hold events back
+	httpserve.SetSSEHeaders(w)
 	return &sseWriter{w: w, rc: http.NewResponseController(w)}
 }
 
@@ -94,22 +92,7 @@ func (s *sseWriter) write(frames [][]byte) error {
 	}
 	s.buf = s.buf[:0]
 	for _, f := range frames {
-		s.buf = append(s.buf, "event: message\n"...)
-		// A JSON encoder never emits a raw line break, but a frame that
-		// came from a server is checked anyway: a line break would end
-		// the event early.
-		for len(f) > 0 {
-			line := f
-			if i := bytes.IndexAny(f, "\r\n"); i >= 0 {
-				line, f = f[:i], f[i+1:]
-			} else {
-				f = nil
-			}
-			s.buf = append(s.buf, "data: "...)
-			s.buf = append(s.buf, line...)
-			s.buf = append(s.buf, '\n')
-		}
-		s.buf = append(s.buf, '\n')
+		s.buf = httpserve.AppendSSEEvent(s.buf, "", "message", 0, f)
 	}
 	if _, err := s.w.Write(s.buf); err != nil {
 		return err

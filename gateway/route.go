@@ -1,9 +1,6 @@
 package gateway
 
 import (
-	"errors"
-	"io"
-	"mime"
 	"net/http"
 
 	"github.com/mcpengine/mcpengine/internal/httpserve"
@@ -31,18 +28,16 @@ import (
 // request are refused (see member.attribute).
 func (g *Gateway) serveRoute(w http.ResponseWriter, r *http.Request) {
 	if r.Method != http.MethodPost {
-		w.Header().Set("Allow", "POST")
-		httpserve.Error(w, http.StatusMethodNotAllowed, messages.CodeInvalidRequest, "method not allowed")
+		httpserve.MethodNotAllowed(w, "POST")
 		return
 	}
 	// A web page may POST to a loopback address too; a JSON content type
 	// (which a page cannot send without a CORS preflight the gateway never
 	// answers) and the Origin check keep pages out.
-	if !httpserve.OriginAllowed(r, g.cfg.AllowedOrigins) {
-		httpserve.Error(w, http.StatusForbidden, messages.CodeInvalidRequest, "origin not allowed")
+	if !httpserve.CheckOrigin(w, r, g.cfg.AllowedOrigins) {
 		return
 	}
-	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+	if !httpserve.IsJSONContent(r) {
 		httpserve.Error(w, http.StatusUnsupportedMediaType, messages.CodeInvalidRequest, "Content-Type must be application/json")
 		return
 	}
@@ -51,14 +46,8 @@ func (g *Gateway) serveRoute(w http.ResponseWriter, r *http.Request) {
 		writeAuthError(w, aerr)
 		return
 	}
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, g.cfg.MaxBodyBytes))
-	if err != nil {
-		var tooLarge *http.MaxBytesError
-		if errors.As(err, &tooLarge) {
-			httpserve.Error(w, http.StatusRequestEntityTooLarge, messages.CodeInvalidRequest, "body exceeds the size limit")
-			return
-		}
-		httpserve.Error(w, http.StatusBadRequest, messages.CodeParseError, "reading the body: "+err.Error())
+	body := httpserve.ReadBody(w, r, g.cfg.MaxBodyBytes)
+	if body == nil {
 		return
 	}
 	m, err := messages.DecodeMessage(body)
@@ -134,13 +123,7 @@ func (g *Gateway) routeRequest(r *http.Request, who *principal, u *upstream, m *
 		}
 		f.kind, f.name = kindResources, p.URI
 	case messages.MethodCompletionComplete:
-		var p struct {
-			Ref struct {
-				Type string `json:"type"`
-				Name string `json:"name"`
-				URI  string `json:"uri"`
-			} `json:"ref"`
-		}
+		var p completeParams
 		if err := messages.Unmarshal(m.Params, &p); err == nil {
 			switch p.Ref.Type {
 			case "ref/prompt":

@@ -1,11 +1,16 @@
 package httpserve
 
 import (
+	"context"
+	"net"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestLoopbackRules(t *testing.T) {
@@ -59,4 +64,29 @@ func TestDecodeBodyAnswersParseAndInvalidErrors(t *testing.T) {
 	w = httptest.NewRecorder()
 	assert.Nil(t, ReadBody(w, r, 10))
 	assert.Equal(t, 413, w.Code)
+}
+
+func TestSSEEventFormat(t *testing.T) {
+	assert.Equal(t, "id: 1-1\nretry: 250\ndata:\n\n", string(AppendSSEEvent(nil, "1-1", "", 250*time.Millisecond, nil)))
+	assert.Equal(t, "event: message\ndata: {}\n\n", string(AppendSSEEvent(nil, "", "message", 0, []byte("{}"))))
+	// A line break inside the data cannot end the event early.
+	assert.Equal(t, "data: a\ndata: b\ndata: c\n\n", string(AppendSSEEvent(nil, "", "", 0, []byte("a\nb\r\nc"))))
+}
+
+func TestServeAnswersUntilClose(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	s := Serve(ln, &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.WriteHeader(http.StatusTeapot)
+	})})
+	url := "http://" + ln.Addr().String()
+	resp, err := http.Get(url)
+	require.NoError(t, err)
+	_ = resp.Body.Close()
+	assert.Equal(t, http.StatusTeapot, resp.StatusCode)
+
+	require.NoError(t, s.Close(context.Background()))
+	require.NoError(t, s.Close(context.Background()), "a second Close returns the first one's result")
+	_, err = http.Get(url)
+	assert.Error(t, err, "the port is released")
 }

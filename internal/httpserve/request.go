@@ -31,6 +31,15 @@ func OriginAllowed(r *http.Request, allowed []string) bool {
 	return IsLoopbackHost(u.Hostname())
 }
 
+// CheckOrigin applies OriginAllowed and answers 403 when it refuses.
+func CheckOrigin(w http.ResponseWriter, r *http.Request, allowed []string) bool {
+	if !OriginAllowed(r, allowed) {
+		Error(w, http.StatusForbidden, messages.CodeInvalidRequest, "origin not allowed")
+		return false
+	}
+	return true
+}
+
 // Accepts reports whether the Accept header lists the media type exactly
 // (parameters ignored): the specification requires clients to list both
 // application/json and text/event-stream, and wildcards do not count.
@@ -50,6 +59,29 @@ func Accepts(r *http.Request, mediaType string) bool {
 func IsJSONContent(r *http.Request) bool {
 	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	return err == nil && mt == "application/json"
+}
+
+// ReadStreamablePost applies the Streamable HTTP rules to a POST (Accept
+// lists application/json and text/event-stream, the body is JSON within
+// limit bytes) and decodes its message or batch. On failure it answers
+// (406, 415, 413, 400) and returns a nil body.
+func ReadStreamablePost(w http.ResponseWriter, r *http.Request, limit int64) (body []byte, msgs []messages.Message) {
+	if !Accepts(r, "application/json") || !Accepts(r, "text/event-stream") {
+		Error(w, http.StatusNotAcceptable, messages.CodeInvalidRequest, "Accept must list application/json and text/event-stream")
+		return nil, nil
+	}
+	if !IsJSONContent(r) {
+		Error(w, http.StatusUnsupportedMediaType, messages.CodeInvalidRequest, "Content-Type must be application/json")
+		return nil, nil
+	}
+	if body = ReadBody(w, r, limit); body == nil {
+		return nil, nil
+	}
+	msgs, ok := DecodeBody(w, body)
+	if !ok {
+		return nil, nil
+	}
+	return body, msgs
 }
 
 // ReadBody reads a request body within limit bytes. On failure it answers
@@ -81,6 +113,12 @@ func DecodeBody(w http.ResponseWriter, body []byte) (msgs []messages.Message, ok
 		return nil, false
 	}
 	return msgs, true
+}
+
+// MethodNotAllowed answers 405 with the Allow header.
+func MethodNotAllowed(w http.ResponseWriter, allow string) {
+	w.Header().Set("Allow", allow)
+	Error(w, http.StatusMethodNotAllowed, messages.CodeInvalidRequest, "method not allowed")
 }
 
 // Error answers an HTTP error whose body is a JSON-RPC error response

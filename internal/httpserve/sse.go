@@ -1,4 +1,4 @@
-package demoserver
+package httpserve
 
 import (
 	"bytes"
@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// setSSEHeaders prepares a response to carry an event stream.
-func setSSEHeaders(w http.ResponseWriter) {
+// SetSSEHeaders prepares a response to carry an event stream.
+func SetSSEHeaders(w http.ResponseWriter) {
 	h := w.Header()
 	h.Set("Content-Type", "text/event-stream")
 	h.Set("Cache-Control", "no-cache, no-transform")
@@ -16,11 +16,11 @@ func setSSEHeaders(w http.ResponseWriter) {
 	h.Set("X-Accel-Buffering", "no")
 }
 
-// appendSSEEvent appends one event in the text/event-stream format. id,
+// AppendSSEEvent appends one event in the text/event-stream format. id,
 // event and retry are left out when empty or zero. data may be empty (a
-// priming event); a data line break starts a new data line so that even a
-// garbage frame cannot end the event early.
-func appendSSEEvent(buf []byte, id, event string, retry time.Duration, data []byte) []byte {
+// priming event); a line break in data starts a new data line, so that
+// even a garbage frame from a server cannot end the event early.
+func AppendSSEEvent(buf []byte, id, event string, retry time.Duration, data []byte) []byte {
 	if id != "" {
 		buf = append(buf, "id: "...)
 		buf = append(buf, id...)
