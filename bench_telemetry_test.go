@@ -2,8 +2,6 @@ package mcpengine_test
 
 import (
 	"context"
-	"fmt"
-	"runtime"
 	"testing"
 	"time"
 
@@ -23,31 +21,16 @@ import (
 // BenchmarkCallStdio's allocs/op shows against the commit before
 // telemetry.
 func BenchmarkCallStdioTelemetry(b *testing.B) {
-	for _, n := range benchInFlightLevels {
-		b.Run(fmt.Sprintf("inflight=%d", n), func(b *testing.B) {
-			tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(tracetest.NewNoopExporter()))
-			mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
-			e := mcpengine.New(mcpengine.Config{Telemetry: telemetry.Providers{Tracer: tp, Meter: mp}})
-			b.Cleanup(func() {
-				ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-				defer cancel()
-				if err := e.Close(ctx); err != nil {
-					b.Errorf("engine close: %v", err)
-				}
-				_ = tp.Shutdown(ctx)
-				_ = mp.Shutdown(ctx)
-			})
-			s, err := e.Connect(context.Background(), mcpengine.SessionConfig{Name: "stdio", Server: benchStdioServer(b)})
-			if err != nil {
-				b.Fatal(err)
-			}
-			benchDriveEcho(b, s, 1000, n)
-			runtime.GC()
-			b.ReportAllocs()
-			b.ResetTimer()
-			cpu0 := benchProcessCPU()
-			benchDriveEcho(b, s, b.N, n)
-			b.ReportMetric(float64(benchProcessCPU()-cpu0)/float64(b.N), "client-cpu-ns/op")
+	benchCallStdio(b, func(b *testing.B) mcpengine.Config {
+		tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(tracetest.NewNoopExporter()))
+		mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))
+		// Registered before the engine's Close, so it runs after it.
+		b.Cleanup(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+			defer cancel()
+			_ = tp.Shutdown(ctx)
+			_ = mp.Shutdown(ctx)
 		})
-	}
+		return mcpengine.Config{Telemetry: telemetry.Providers{Tracer: tp, Meter: mp}}
+	})
 }

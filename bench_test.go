@@ -11,7 +11,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/signal"
 	"runtime"
 	"runtime/pprof"
 	"strings"
@@ -29,35 +28,9 @@ import (
 	"github.com/mcpengine/mcpengine/transport/memory"
 )
 
-// benchServeEnv makes the test binary serve demoserver on stdio and exit,
-// before TestMain runs: the stdio benchmarks start os.Args[0] with it set.
-const benchServeEnv = "MCPENGINE_BENCH_SERVE"
-
-func init() {
-	if os.Getenv(benchServeEnv) != "1" {
-		return
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
-	err := demoserver.ServeStdio(ctx, demoserver.Options{}, os.Stdin, os.Stdout)
-	stop()
-	if err != nil && ctx.Err() == nil {
-		fmt.Fprintln(os.Stderr, "bench demo server:", err)
-		os.Exit(1)
-	}
-	os.Exit(0)
-}
-
-// benchStdioServer is this test binary as the demo server subprocess.
-func benchStdioServer(b *testing.B) mcpengine.ServerConfig {
-	exe, err := os.Executable()
-	if err != nil {
-		b.Fatal(err)
-	}
-	return mcpengine.ServerConfig{Command: exe, Env: map[string]string{benchServeEnv: "1"}}
-}
-
-func benchEngine(b *testing.B) *mcpengine.Engine {
-	e := mcpengine.New(mcpengine.Config{})
+// benchEngine returns an engine with cfg, closed at the end of the benchmark.
+func benchEngine(b *testing.B, cfg mcpengine.Config) *mcpengine.Engine {
+	e := mcpengine.New(cfg)
 	b.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 		defer cancel()
@@ -107,6 +80,18 @@ func benchProcessCPU() time.Duration {
 
 var benchInFlightLevels = []int{1, 64}
 
+// benchEcho measures tools/call echo on s with inFlight calls in flight,
+// after a warm-up, and reports this process's CPU per call as cpuMetric.
+func benchEcho(b *testing.B, s *mcpengine.Session, inFlight int, cpuMetric string) {
+	benchDriveEcho(b, s, 1000, inFlight) // warm up pools and codecs
+	runtime.GC()
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0 := benchProcessCPU()
+	benchDriveEcho(b, s, b.N, inFlight)
+	b.ReportMetric(float64(benchProcessCPU()-cpu0)/float64(b.N), cpuMetric)
+}
+
 // BenchmarkCallMemory: one session over the in-memory transport to an
 // in-process demoserver, tools/call echo at 1 and 64 calls in flight.
 // The server runs in this process, so ns/op, allocs/op and B/op include
@@ -120,7 +105,7 @@ func BenchmarkCallMemory(b *testing.B) {
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			srv := demoserver.New(demoserver.Options{})
-			e := benchEngine(b)
+			e := benchEngine(b, mcpengine.Config{})
 			s, err := e.Connect(ctx, mcpengine.SessionConfig{
 				Name:   "mem",
 				Dialer: memory.NewDialer("demo", func(c transport.Conn) { _ = srv.Serve(ctx, c) }),
@@ -128,38 +113,30 @@ func BenchmarkCallMemory(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			benchDriveEcho(b, s, 1000, n) // warm up pools and codecs
-			runtime.GC()
-			b.ReportAllocs()
-			b.ResetTimer()
-			cpu0 := benchProcessCPU()
-			benchDriveEcho(b, s, b.N, n)
-			b.ReportMetric(float64(benchProcessCPU()-cpu0)/float64(b.N), "process-cpu-ns/op")
+			benchEcho(b, s, n, "process-cpu-ns/op")
 		})
 	}
 }
 
-// BenchmarkCallStdio: one session over stdio to a demoserver subprocess
-// (this test binary), tools/call echo at 1 and 64 calls in flight. The
-// server is another process, so allocs/op, B/op and "client-cpu-ns/op"
-// (getrusage RUSAGE_SELF user+sys over the loop, GC included) are the
-// client's alone.
+// BenchmarkCallStdio: one session over stdio to an `engine serve`
+// subprocess, tools/call echo at 1 and 64 calls in flight. The server is
+// another process, so allocs/op, B/op and "client-cpu-ns/op" (getrusage
+// RUSAGE_SELF user+sys over the loop, GC included) are the client's alone.
 func BenchmarkCallStdio(b *testing.B) {
+	benchCallStdio(b, func(*testing.B) mcpengine.Config { return mcpengine.Config{} })
+}
+
+// benchCallStdio is BenchmarkCallStdio with the engine config cfg returns
+// for each sub-benchmark.
+func benchCallStdio(b *testing.B, cfg func(b *testing.B) mcpengine.Config) {
 	for _, n := range benchInFlightLevels {
 		b.Run(fmt.Sprintf("inflight=%d", n), func(b *testing.B) {
-			ctx := context.Background()
-			e := benchEngine(b)
-			s, err := e.Connect(ctx, mcpengine.SessionConfig{Name: "stdio", Server: benchStdioServer(b)})
+			e := benchEngine(b, cfg(b))
+			s, err := e.Connect(context.Background(), mcpengine.SessionConfig{Name: "stdio", Server: engineServe()})
 			if err != nil {
 				b.Fatal(err)
 			}
-			benchDriveEcho(b, s, 1000, n)
-			runtime.GC()
-			b.ReportAllocs()
-			b.ResetTimer()
-			cpu0 := benchProcessCPU()
-			benchDriveEcho(b, s, b.N, n)
-			b.ReportMetric(float64(benchProcessCPU()-cpu0)/float64(b.N), "client-cpu-ns/op")
+			benchEcho(b, s, n, "client-cpu-ns/op")
 		})
 	}
 }
@@ -257,7 +234,7 @@ func benchCloseAll(b *testing.B, ss []*mcpengine.Session) {
 //     one server goroutine per session (the memory dialer's) is subtracted
 //     from goroutines/session, and its stack (a few KiB) is counted in
 //     stack-bytes/session, which is therefore an upper bound for the client.
-//   - stdio/sessions=50: 50 demoserver subprocesses; nothing of the server
+//   - stdio/sessions=50: 50 `engine serve` subprocesses; nothing of the server
 //     is in this process, so every figure is the client's (exec.Cmd, pipes,
 //     reader buffers, the stderr drain, the actor, Shared state).
 //
@@ -271,7 +248,7 @@ func benchCloseAll(b *testing.B, ss []*mcpengine.Session) {
 // whatever -benchtime says; the figures are the last round's.
 func BenchmarkIdleSessions(b *testing.B) {
 	b.Run("stdio/sessions=50", func(b *testing.B) {
-		server := benchStdioServer(b)
+		server := engineServe()
 		benchIdle(b, 50, 0, func(i int) mcpengine.SessionConfig {
 			return mcpengine.SessionConfig{Name: fmt.Sprint("idle-", i), Server: server}
 		})

@@ -219,14 +219,7 @@ func TestMetricsAfterCalls(t *testing.T) {
 		_, err := s.CallTool(ctx, "echo", map[string]any{"text": "hi"})
 		require.NoError(t, err)
 	}
-	var rm metricdata.ResourceMetrics
-	require.NoError(t, reader.Collect(ctx, &rm))
-	found := map[string]metricdata.Aggregation{}
-	for _, sm := range rm.ScopeMetrics {
-		for _, m := range sm.Metrics {
-			found[m.Name] = m.Data
-		}
-	}
+	found := collectMetrics(t, ctx, reader)
 	hist, ok := found["mcp.client.operation.duration"].(metricdata.Histogram[float64])
 	require.True(t, ok, "metrics: %v", keys(found))
 	var toolCalls uint64
@@ -255,6 +248,20 @@ func TestMetricsAfterCalls(t *testing.T) {
 	assert.Zero(t, sum, "every call answered")
 	assert.Contains(t, found, telemetry.MetricInvalidFrames)
 	assert.Contains(t, found, telemetry.MetricQueueDepth)
+}
+
+// collectMetrics is every metric reader holds, by name.
+func collectMetrics(t *testing.T, ctx context.Context, reader *sdkmetric.ManualReader) map[string]metricdata.Aggregation {
+	t.Helper()
+	var rm metricdata.ResourceMetrics
+	require.NoError(t, reader.Collect(ctx, &rm))
+	found := map[string]metricdata.Aggregation{}
+	for _, sm := range rm.ScopeMetrics {
+		for _, m := range sm.Metrics {
+			found[m.Name] = m.Data
+		}
+	}
+	return found
 }
 
 func keys[M ~map[string]V, V any](m M) string {
@@ -292,22 +299,17 @@ func TestAReconnectShowsAsBackoffSpanAndCountedReason(t *testing.T) {
 	}
 	assert.GreaterOrEqual(t, connects, 2, "one connect span per attempt")
 
-	var rm metricdata.ResourceMetrics
-	require.NoError(t, reader.Collect(ctx, &rm))
+	found := collectMetrics(t, ctx, reader)
 	var reconnects int64
+	if sum, ok := found[telemetry.MetricReconnects].(metricdata.Sum[int64]); ok {
+		for _, dp := range sum.DataPoints {
+			reconnects += dp.Value
+		}
+	}
 	var sessionDurations uint64
-	for _, sm := range rm.ScopeMetrics {
-		for _, m := range sm.Metrics {
-			switch m.Name {
-			case telemetry.MetricReconnects:
-				for _, dp := range m.Data.(metricdata.Sum[int64]).DataPoints {
-					reconnects += dp.Value
-				}
-			case "mcp.client.session.duration":
-				for _, dp := range m.Data.(metricdata.Histogram[float64]).DataPoints {
-					sessionDurations += dp.Count
-				}
-			}
+	if hist, ok := found["mcp.client.session.duration"].(metricdata.Histogram[float64]); ok {
+		for _, dp := range hist.DataPoints {
+			sessionDurations += dp.Count
 		}
 	}
 	assert.GreaterOrEqual(t, reconnects, int64(1))

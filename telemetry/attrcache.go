@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/metric"
 	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
 )
 
@@ -14,21 +15,24 @@ type metricKey struct {
 	method, transport, version, tool, prompt, errType, status string
 }
 
-// attrCache keeps the attribute.Set of every series seen and the span names
-// of tool and prompt calls: building them per call (sorting, a slice, a
-// string concatenation) was a fifth of telemetry's allocations.
+// attrCache keeps the record options (the attribute.Set, boxed as an
+// option) of every series seen and the span names of tool and prompt calls:
+// building them per call (sorting, a slice, boxing the set, a string
+// concatenation) was a fifth of telemetry's allocations.
 type attrCache struct {
 	mu    sync.RWMutex
-	sets  map[metricKey]attribute.Set
+	opts  map[metricKey][]metric.RecordOption
 	names map[[2]string]string
 }
 
-func (c *attrCache) set(k metricKey) attribute.Set {
+// recordOptions are the options that record a point of series k. The
+// slice is shared by every caller: pass it on, never append to it.
+func (c *attrCache) recordOptions(k metricKey) []metric.RecordOption {
 	c.mu.RLock()
-	s, ok := c.sets[k]
+	o, ok := c.opts[k]
 	c.mu.RUnlock()
 	if ok {
-		return s
+		return o
 	}
 	kv := make([]attribute.KeyValue, 0, 7)
 	kv = append(kv, semconv.McpMethodNameKey.String(k.method))
@@ -50,14 +54,14 @@ func (c *attrCache) set(k metricKey) attribute.Set {
 	if k.status != "" {
 		kv = append(kv, semconv.RPCResponseStatusCode(k.status))
 	}
-	s = attribute.NewSet(kv...)
+	o = []metric.RecordOption{metric.WithAttributeSet(attribute.NewSet(kv...))}
 	c.mu.Lock()
-	if c.sets == nil {
-		c.sets = map[metricKey]attribute.Set{}
+	if c.opts == nil {
+		c.opts = map[metricKey][]metric.RecordOption{}
 	}
-	c.sets[k] = s
+	c.opts[k] = o
 	c.mu.Unlock()
-	return s
+	return o
 }
 
 // spanName is "METHOD TARGET" (tools/call echo), built once per pair.

@@ -37,8 +37,8 @@ func classify(err error) (errType, status string) {
 	return "_OTHER", ""
 }
 
-// ErrorType is error.type for err ("" for nil).
-func ErrorType(err error) string {
+// errorType is error.type for err ("" for nil).
+func errorType(err error) string {
 	if err == nil {
 		return ""
 	}

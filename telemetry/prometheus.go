@@ -2,13 +2,11 @@ package telemetry
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net"
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -26,14 +24,9 @@ import (
 // nothing registered on prometheus's global registry by other code leaks in
 // and two servers in one process do not collide.
 type PrometheusServer struct {
-	reader   *otelprom.Exporter
-	ln       net.Listener
-	srv      *http.Server
-	served   chan struct{} // closed when Serve returns
-	serveErr error
-
-	once    sync.Once
-	stopErr error
+	reader *otelprom.Exporter
+	addr   string
+	srv    *httpserve.Server
 }
 
 // ServePrometheus listens on addr and serves /metrics until Stop. A bare
@@ -65,26 +58,18 @@ func ServePrometheus(ctx context.Context, addr string, allowNonLoopback bool) (*
 
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
-	s := &PrometheusServer{
+	return &PrometheusServer{
 		reader: reader,
-		ln:     ln,
+		addr:   ln.Addr().String(),
 		// Timeouts so a stuck scraper cannot hold a connection (and a
 		// goroutine) open forever.
-		srv: &http.Server{
+		srv: httpserve.Serve(ln, &http.Server{
 			Handler:           mux,
 			ReadHeaderTimeout: 5 * time.Second,
 			WriteTimeout:      30 * time.Second,
 			IdleTimeout:       60 * time.Second,
-		},
-		served: make(chan struct{}),
-	}
-	go func() {
-		defer close(s.served)
-		if err := s.srv.Serve(ln); !errors.Is(err, http.ErrServerClosed) {
-			s.serveErr = err
-		}
-	}()
-	return s, nil
+		}),
+	}, nil
 }
 
 // prometheusListenAddr applies the loopback default and policy.
@@ -111,23 +96,12 @@ func prometheusListenAddr(addr string, allowNonLoopback bool) (string, error) {
 func (s *PrometheusServer) Reader() sdkmetric.Reader { return s.reader }
 
 // Addr is the address actually bound (with the real port for ":0").
-func (s *PrometheusServer) Addr() string { return s.ln.Addr().String() }
+func (s *PrometheusServer) Addr() string { return s.addr }
 
 // URL is the scrape URL.
-func (s *PrometheusServer) URL() string { return "http://" + s.Addr() + "/metrics" }
+func (s *PrometheusServer) URL() string { return "http://" + s.addr + "/metrics" }
 
 // Stop stops accepting scrapes, waits for those in progress until ctx ends
 // (then drops them), and releases the port. Later calls return the first
 // call's result.
-func (s *PrometheusServer) Stop(ctx context.Context) error {
-	s.once.Do(func() {
-		err := s.srv.Shutdown(ctx)
-		if err != nil {
-			// ctx ended with scrapes still running: cut them off.
-			err = errors.Join(err, s.srv.Close())
-		}
-		<-s.served
-		s.stopErr = errors.Join(err, s.serveErr)
-	})
-	return s.stopErr
-}
+func (s *PrometheusServer) Stop(ctx context.Context) error { return s.srv.Close(ctx) }

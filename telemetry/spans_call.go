@@ -10,57 +10,10 @@ import (
 	"go.opentelemetry.io/otel/codes"
 	"go.opentelemetry.io/otel/propagation"
 	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
-	"go.opentelemetry.io/otel/semconv/v1.41.0/mcpconv"
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/mcpengine/mcpengine/messages"
 )
-
-// Peer describes the server side of a session, constant for its life.
-type Peer struct {
-	// SessionName is the engine's name for the session (not a convention
-	// attribute: mcp.session.id is the server-assigned id of HTTP sessions).
-	SessionName string
-	// Transport is network.transport: "pipe" for stdio and in-process
-	// pipes, "tcp" for HTTP and WebSocket.
-	Transport mcpconv.NetworkTransportAttr
-	// ServerAddress and ServerPort are set for network transports.
-	ServerAddress string
-	ServerPort    int
-
-	kv []attribute.KeyValue // see Prepare
-}
-
-// AttrSessionName carries the engine's session name on every span.
-const AttrSessionName = attribute.Key("mcpengine.session.name")
-
-// Prepare computes the peer's span attributes once, so that calls do not
-// rebuild them; the engine prepares each session's peer.
-func (p Peer) Prepare() Peer {
-	p.kv = p.build()
-	return p
-}
-
-func (p Peer) attrs() []attribute.KeyValue {
-	if p.kv != nil {
-		return p.kv
-	}
-	return p.build()
-}
-
-func (p Peer) build() []attribute.KeyValue {
-	out := []attribute.KeyValue{AttrSessionName.String(p.SessionName)}
-	if p.Transport != "" {
-		out = append(out, semconv.NetworkTransportKey.String(string(p.Transport)))
-	}
-	if p.ServerAddress != "" {
-		out = append(out, semconv.ServerAddress(p.ServerAddress))
-		if p.ServerPort != 0 {
-			out = append(out, semconv.ServerPort(p.ServerPort))
-		}
-	}
-	return out
-}
 
 // CallSpan follows one request from the caller's Call to its answer: a
 // client span named by the MCP conventions and one point of
@@ -74,9 +27,19 @@ type CallSpan struct {
 	// key names the metric series (low cardinality: no ids, no URIs); the
 	// outcome is filled in by Finished.
 	key metricKey
+
+	// Room for what a call hands to the span and the propagator, so that
+	// it comes with the CallSpan's one allocation instead of one each.
+	// Each part is written once and left alone after, in case a tracer
+	// keeps the slice it was given.
+	startAttrs [10]attribute.KeyValue // peer (≤4), method, version, target (≤2), args or URI, session id
+	endAttrs   [3]attribute.KeyValue  // request id, error.type, status code
+	meta       metaFields
 }
 
-var clientKind = trace.WithSpanKind(trace.SpanKindClient)
+// clientKind is a slice so that passing it to Start does not allocate one
+// per call.
+var clientKind = []trace.SpanStartOption{trace.WithSpanKind(trace.SpanKindClient)}
 
 // StartCall starts the span of a request about to be sent and returns the
 // params to send: params with the span's trace context (traceparent,
@@ -87,8 +50,7 @@ func (t *Telemetry) StartCall(ctx context.Context, peer Peer, protocolVersion, s
 		return nil, params
 	}
 	cs := &CallSpan{t: t, key: metricKey{method: method, transport: string(peer.Transport), version: protocolVersion}}
-	attrs := make([]attribute.KeyValue, 0, 12)
-	attrs = append(attrs, peer.attrs()...)
+	attrs := append(cs.startAttrs[:0], peer.attrs()...)
 	attrs = append(attrs, semconv.McpMethodNameKey.String(method))
 	if protocolVersion != "" {
 		attrs = append(attrs, semconv.McpProtocolVersion(protocolVersion))
@@ -120,21 +82,11 @@ func (t *Telemetry) StartCall(ctx context.Context, peer Peer, protocolVersion, s
 	if sessionID != "" {
 		attrs = append(attrs, semconv.McpSessionID(sessionID))
 	}
-	cs.ctx, cs.span = t.tracer.Start(ctx, t.cache.spanName(method, target), clientKind)
+	cs.ctx, cs.span = t.tracer.Start(ctx, t.cache.spanName(method, target), clientKind...)
 	cs.span.SetAttributes(attrs...)
 	cs.start = time.Now()
 	t.inFlight.Add(cs.ctx, 1)
-	return cs, InjectMeta(cs.ctx, t.propagator, params)
-}
-
-// InjectMeta writes ctx's trace context and baggage into params._meta.
-func InjectMeta(ctx context.Context, p propagation.TextMapPropagator, params messages.RawMessage) messages.RawMessage {
-	var c metaFields
-	p.Inject(ctx, &c)
-	if c.n == 0 {
-		return params
-	}
-	return messages.WithMeta(params, c.f[:c.n]...)
+	return cs, cs.meta.inject(cs.ctx, t.propagator, params)
 }
 
 // metaFields is a propagation carrier that writes straight into the _meta
@@ -142,15 +94,35 @@ func InjectMeta(ctx context.Context, p propagation.TextMapPropagator, params mes
 type metaFields struct {
 	f [3]messages.MetaField
 	n int
+	// buf holds the quoted values while they fit: a traceparent takes 57
+	// bytes; a tracestate or baggage too long for the rest goes to the heap.
+	buf  [64]byte
+	used int
+}
+
+// inject writes ctx's trace context and baggage into params._meta.
+func (c *metaFields) inject(ctx context.Context, p propagation.TextMapPropagator, params messages.RawMessage) messages.RawMessage {
+	p.Inject(ctx, c)
+	if c.n == 0 {
+		return params
+	}
+	return messages.WithMeta(params, c.f[:c.n]...)
 }
 
 func (c *metaFields) Get(string) string { return "" }
 
 func (c *metaFields) Set(key, value string) {
-	if c.n < len(c.f) {
-		c.f[c.n] = messages.MetaField{Key: key, Value: messages.AppendJSONString(nil, value)}
-		c.n++
+	if c.n == len(c.f) {
+		return
 	}
+	free := c.buf[c.used:]
+	v := messages.AppendJSONString(free[:0], value)
+	if len(v) <= len(free) { // append never outgrew buf: v lies in it
+		c.used += len(v)
+		v = v[:len(v):len(v)]
+	}
+	c.f[c.n] = messages.MetaField{Key: key, Value: v}
+	c.n++
 }
 
 func (c *metaFields) Keys() []string {
@@ -195,8 +167,9 @@ func (s *CallSpan) Finished(id int64, result messages.RawMessage, err error) {
 		return
 	}
 	s.t.inFlight.Add(s.ctx, -1)
+	attrs := s.endAttrs[:0]
 	if id != 0 {
-		s.span.SetAttributes(semconv.JSONRPCRequestID(strconv.FormatInt(id, 10)))
+		attrs = append(attrs, semconv.JSONRPCRequestID(strconv.FormatInt(id, 10)))
 	}
 	errType, status := "", ""
 	switch {
@@ -209,13 +182,14 @@ func (s *CallSpan) Finished(id int64, result messages.RawMessage, err error) {
 		s.span.SetStatus(codes.Error, "tool returned isError")
 	}
 	if errType != "" {
-		s.span.SetAttributes(semconv.ErrorTypeKey.String(errType))
+		attrs = append(attrs, semconv.ErrorTypeKey.String(errType))
 	}
 	if status != "" {
-		s.span.SetAttributes(semconv.RPCResponseStatusCode(status))
+		attrs = append(attrs, semconv.RPCResponseStatusCode(status))
 	}
+	s.span.SetAttributes(attrs...)
 	s.key.errType, s.key.status = errType, status
-	s.t.operationDuration.RecordSet(s.ctx, time.Since(s.start).Seconds(), s.t.cache.set(s.key))
+	s.t.operationDuration.Float64Histogram.Record(s.ctx, time.Since(s.start).Seconds(), s.t.cache.recordOptions(s.key)...)
 	s.span.End()
 }
 

@@ -49,7 +49,7 @@ func (p *PhaseSpan) End(err error) {
 		return
 	}
 	if err != nil {
-		p.span.SetAttributes(semconv.ErrorTypeKey.String(ErrorType(err)))
+		p.span.SetAttributes(semconv.ErrorTypeKey.String(errorType(err)))
 		p.span.RecordError(err)
 		p.span.SetStatus(codes.Error, err.Error())
 	}
@@ -63,29 +63,27 @@ func (t *Telemetry) Backoff(peer Peer, reason error, attempt int, delay time.Dur
 	if t == nil {
 		return nil
 	}
-	errType := ErrorType(reason)
-	t.reconnects.Add(context.Background(), 1, metric.WithAttributes(semconv.ErrorTypeKey.String(errType)))
-	p := t.StartPhase(SpanBackoff, peer,
-		semconv.ErrorTypeKey.String(errType),
-		AttrAttempt.Int(attempt),
-		AttrDelay.Int64(delay.Milliseconds()))
-	if reason != nil {
-		p.span.SetAttributes(AttrReason.String(reason.Error()))
-	}
-	return p
+	return t.reconnect(SpanBackoff, peer, errorType(reason), reason,
+		AttrAttempt.Int(attempt), AttrDelay.Int64(delay.Milliseconds()))
 }
 
 // Restart records that the session actor was restarted after a panic.
-func (t *Telemetry) Restart(peer Peer, reason any) {
+func (t *Telemetry) Restart(peer Peer, reason error) {
 	if t == nil {
 		return
 	}
-	t.reconnects.Add(context.Background(), 1, metric.WithAttributes(semconv.ErrorTypeKey.String("panic")))
-	p := t.StartPhase(SpanRestart, peer, semconv.ErrorTypeKey.String("panic"))
-	if err, ok := reason.(error); ok {
-		p.span.SetAttributes(AttrReason.String(err.Error()))
+	t.reconnect(SpanRestart, peer, "panic", reason).End(nil)
+}
+
+// reconnect counts one reconnect caused by a failure of type errType and
+// starts the span that shows it.
+func (t *Telemetry) reconnect(name string, peer Peer, errType string, reason error, attrs ...attribute.KeyValue) *PhaseSpan {
+	t.reconnects.Add(context.Background(), 1, metric.WithAttributes(semconv.ErrorTypeKey.String(errType)))
+	attrs = append(attrs, semconv.ErrorTypeKey.String(errType))
+	if reason != nil {
+		attrs = append(attrs, AttrReason.String(reason.Error()))
 	}
-	p.span.End()
+	return t.StartPhase(name, peer, attrs...)
 }
 
 // SessionEnded records mcp.client.session.duration for one connection
@@ -102,7 +100,7 @@ func (t *Telemetry) SessionEnded(peer Peer, protocolVersion string, d time.Durat
 		attrs = append(attrs, t.sessionDuration.AttrProtocolVersion(protocolVersion))
 	}
 	if err != nil {
-		attrs = append(attrs, semconv.ErrorTypeKey.String(ErrorType(err)))
+		attrs = append(attrs, semconv.ErrorTypeKey.String(errorType(err)))
 	}
 	t.sessionDuration.Record(context.Background(), d.Seconds(), attrs...)
 }
