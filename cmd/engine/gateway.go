@@ -13,7 +13,6 @@ import (
 
 	"github.com/mcpengine/mcpengine/gateway"
 	"github.com/mcpengine/mcpengine/messages"
-	"github.com/mcpengine/mcpengine/telemetry"
 )
 
 // gatewayShutdownTimeout bounds the gateway's shutdown: client sessions,
@@ -88,8 +87,8 @@ func runGateway(cmd *cobra.Command, f *gatewayFlags) error {
 		return usagef("engine gateway needs --config FILE")
 	}
 	if !f.allowRemote {
-		if err := checkLoopback(f.listen); err != nil {
-			return usagef("--listen %q is not a loopback address; pass --allow-remote (and configure client tokens) to listen there", f.listen)
+		if err := checkLoopback(f.listen, "pass --allow-remote (and configure client tokens) to listen there"); err != nil {
+			return err
 		}
 	}
 	cfg, err := gateway.LoadConfig(f.config)
@@ -105,19 +104,16 @@ func runGateway(cmd *cobra.Command, f *gatewayFlags) error {
 	stderr := cmd.ErrOrStderr()
 	cfg.Logger = gatewayLogger(stderr, f.verbose)
 	cfg.Engine.ClientInfo = messages.Implementation{Name: "mcpengine-gateway", Version: version()}
-	if f.otel != "" {
-		p, err := telemetry.Export(cmd.Context(), telemetry.ExportOptions{Mode: f.otel, Writer: stderr, ServiceVersion: version()})
-		if err != nil {
-			return usagef("%v", err)
-		}
-		// Flushed after the gateway (and its sessions) closed: deferred first.
-		defer func() {
-			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-			defer cancel()
-			_ = p.Shutdown(ctx)
-		}()
-		cfg.Engine.Telemetry = p.Providers
-		cfg.Engine.TelemetryOptions = telemetry.Options{RecordArguments: f.otelArgs}
+	// Flushed after the gateway (and its sessions) closed: deferred first.
+	tf := &targetFlags{otel: f.otel, otelArgs: f.otelArgs, verbose: f.verbose}
+	stopTel, err := tf.startTelemetry(cmd, "")
+	if err != nil {
+		return err
+	}
+	defer stopTel()
+	if tf.telemetryOut != nil {
+		cfg.Engine.Telemetry = tf.telemetryOut.Providers
+		cfg.Engine.TelemetryOptions = tf.telemetryOptions()
 	}
 
 	g, err := gateway.New(cmd.Context(), *cfg)

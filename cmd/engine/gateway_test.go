@@ -119,6 +119,11 @@ func TestGatewayCommandRefusesBadCommandLines(t *testing.T) {
 	r = engine(t, "", "gateway", "--config", config, "--listen", "0.0.0.0:0")
 	assert.Equal(t, 2, r.code)
 	assert.Contains(t, r.stderr, "--allow-remote")
+	// A malformed address is reported as such, not as a remote one.
+	r = engine(t, "", "gateway", "--config", config, "--listen", "127.0.0.1")
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, "missing port")
+	assert.NotContains(t, r.stderr, "not a loopback")
 	r = engine(t, "", "gateway", "--config", config, "--listen", "0.0.0.0:0", "--allow-remote")
 	assert.Equal(t, 1, r.code)
 	assert.Contains(t, r.stderr, "needs client tokens")

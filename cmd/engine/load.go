@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -173,11 +172,7 @@ func runLoad(cmd *cobra.Command, f *targetFlags, lf *loadFlags) error {
 		prog.done()
 	}
 	if err != nil {
-		var ce *loadgen.ConnectError
-		if errors.As(err, &ce) && !ce.Fatal && !f.verbose && cmd.Context().Err() == nil {
-			return fmt.Errorf("%w; run with -v to see the server's stderr", err)
-		}
-		return err
+		return f.connectFailure(cmd, err)
 	}
 	for _, t := range checks {
 		res.Thresholds = append(res.Thresholds, t.Check(res))
@@ -372,18 +367,28 @@ func thresholdLine(tr loadgen.ThresholdResult) string {
 	return fmt.Sprintf("%s (%s = %s)", tr.Expr, tr.Metric, loadgen.FormatValue(loadgen.Unit(tr.Unit), tr.Actual))
 }
 
-// describeLoad says in words what the load is.
+// describeLoad says in words what the load is, as the report will.
 func describeLoad(c *loadgen.Config) string {
+	return loadShape(c.Model == loadgen.Open, c.Rate, c.StartLevel, c.Stages, c.Sessions, c.Concurrency)
+}
+
+// loadShape says in words what load a run applies: the line before the
+// run and the report after it. sessions is 0 before a closed model's
+// stages set it.
+func loadShape(open bool, rate, start float64, stages []loadgen.Stage, sessions, concurrency int) string {
 	switch {
-	case c.Model == loadgen.Open && len(c.Stages) > 0:
-		return fmt.Sprintf("open model, arrival rate ramping %s, at most %d in flight on each of %d sessions",
-			loadgen.StagesString(c.StartLevel, c.Stages), c.Concurrency, c.Sessions)
-	case c.Model == loadgen.Open:
-		return fmt.Sprintf("open model, %g calls/s in total, at most %d in flight on each of %d sessions", c.Rate, c.Concurrency, c.Sessions)
-	case len(c.Stages) > 0:
-		return fmt.Sprintf("closed model, sessions ramping %s, %d calls in flight each", loadgen.StagesString(c.StartLevel, c.Stages), c.Concurrency)
+	case open && len(stages) > 0:
+		return fmt.Sprintf("open model, arrival rate ramping %s; at most %d in flight on each of %d sessions",
+			loadgen.StagesString(start, stages), concurrency, sessions)
+	case open:
+		return fmt.Sprintf("open model, %g calls/s in total; at most %d in flight on each of %d sessions", rate, concurrency, sessions)
+	case len(stages) > 0 && sessions > 0:
+		return fmt.Sprintf("closed model, sessions ramping %s (up to %d), %d calls in flight each",
+			loadgen.StagesString(start, stages), sessions, concurrency)
+	case len(stages) > 0:
+		return fmt.Sprintf("closed model, sessions ramping %s, %d calls in flight each", loadgen.StagesString(start, stages), concurrency)
 	}
-	return fmt.Sprintf("%d sessions x %d concurrent calls", c.Sessions, c.Concurrency)
+	return fmt.Sprintf("closed model, %d sessions x %d calls in flight (%d)", sessions, concurrency, sessions*concurrency)
 }
 
 func runLimit(c *loadgen.Config) string {

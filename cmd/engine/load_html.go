@@ -6,7 +6,6 @@ import (
 	"html/template"
 	"io"
 	"math"
-	"sort"
 	"strconv"
 	"time"
 
@@ -113,8 +112,8 @@ func writeLoadHTML(w io.Writer, r *loadgen.Result) error {
 	}
 	var classes []classRow
 	for _, e := range errorClassText {
-		if n := e.get(r.Errors); n > 0 {
-			classes = append(classes, classRow{Label: e.label, N: n, First: oneLine(r.FirstErrors[e.key])})
+		if n := r.Errors.Of(e.class); n > 0 {
+			classes = append(classes, classRow{Label: e.label, N: n, First: oneLine(r.FirstErrors[e.class.String()])})
 		}
 	}
 	data["Classes"] = classes
@@ -245,6 +244,5 @@ func decadeTicks(bars []bar, f func(float64) string) []tick {
 	for v := math.Pow(10, math.Ceil(math.Log10(lo))); v <= hi; v *= 10 {
 		out = append(out, tick{v, f(v)})
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].v < out[j].v })
 	return out
 }

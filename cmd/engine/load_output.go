@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -95,7 +96,7 @@ func (o outputs) write(stdout io.Writer, r *loadgen.Result) error {
 // writeFileAtomic writes through a temporary file renamed into place, so
 // an interrupted write never leaves half a report.
 func writeFileAtomic(path string, fill func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(dirOf(path), ".engine-load-*")
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".engine-load-*")
 	if err != nil {
 		return err
 	}
@@ -117,16 +118,6 @@ func writeFileAtomic(path string, fill func(io.Writer) error) error {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
-}
-
-func dirOf(path string) string {
-	if i := strings.LastIndexByte(path, '/'); i >= 0 {
-		if i == 0 {
-			return "/"
-		}
-		return path[:i]
-	}
-	return "."
 }
 
 func writeLoadJSON(w io.Writer, r *loadgen.Result) error {
@@ -191,11 +182,10 @@ func writeLoadProm(w io.Writer, r *loadgen.Result) error {
 		return "{" + b.String() + "}"
 	}
 	bw.head("mcpengine_load_calls_total", "counter", "Measured calls by request kind and outcome class.")
-	classes := []string{"ok", "transport", "timeout", "rpc", "tool", "schema", "other"}
 	for _, m := range r.Methods {
-		vals := []int64{m.OK, m.Errors.Transport, m.Errors.Timeout, m.Errors.RPC, m.Errors.Tool, m.Errors.Schema, m.Errors.Other}
-		for i, c := range classes {
-			bw.line("mcpengine_load_calls_total"+lbl("request", m.Name, "class", c), float64(vals[i]))
+		bw.line("mcpengine_load_calls_total"+lbl("request", m.Name, "class", "ok"), float64(m.OK))
+		for _, e := range errorClassText {
+			bw.line("mcpengine_load_calls_total"+lbl("request", m.Name, "class", e.class.String()), float64(m.Errors.Of(e.class)))
 		}
 	}
 	if len(r.RPCCodes) > 0 {

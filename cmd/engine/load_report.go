@@ -13,17 +13,17 @@ import (
 )
 
 // errorClassText explains each failure class to someone who has never
-// used the tool.
+// used the tool. A class's String is its key in the JSON report.
 var errorClassText = []struct {
-	key, label string
-	get        func(loadgen.ErrorCounts) int64
+	class loadgen.Class
+	label string
 }{
-	{"transport", "transport errors (connection lost, session closed)", func(e loadgen.ErrorCounts) int64 { return e.Transport }},
-	{"timeout", "timeouts (no answer within --timeout)", func(e loadgen.ErrorCounts) int64 { return e.Timeout }},
-	{"rpc", "server error answers (JSON-RPC error)", func(e loadgen.ErrorCounts) int64 { return e.RPC }},
-	{"tool", "tool errors (result isError: true)", func(e loadgen.ErrorCounts) int64 { return e.Tool }},
-	{"schema", "results not matching the tool's outputSchema", func(e loadgen.ErrorCounts) int64 { return e.Schema }},
-	{"other", "other (rejected by the engine, bad result or template)", func(e loadgen.ErrorCounts) int64 { return e.Other }},
+	{loadgen.Transport, "transport errors (connection lost, session closed)"},
+	{loadgen.Timeout, "timeouts (no answer within --timeout)"},
+	{loadgen.RPCError, "server error answers (JSON-RPC error)"},
+	{loadgen.ToolError, "tool errors (result isError: true)"},
+	{loadgen.SchemaError, "results not matching the tool's outputSchema"},
+	{loadgen.Other, "other (rejected by the engine, bad result or template)"},
 }
 
 // printLoadReport prints a Result for people.
@@ -73,15 +73,15 @@ func printLoadReport(w io.Writer, r *loadgen.Result) error {
 	fmt.Fprintf(w, "Failed:      %d (%s)\n", r.Failed, percent(r.Failed, r.Calls))
 	if r.Failed > 0 {
 		for _, e := range errorClassText {
-			n := e.get(r.Errors)
+			n := r.Errors.Of(e.class)
 			if n == 0 {
 				continue
 			}
 			fmt.Fprintf(w, "  %-8d %s\n", n, e.label)
-			if e.key == "rpc" && len(r.RPCCodes) > 0 {
+			if e.class == loadgen.RPCError && len(r.RPCCodes) > 0 {
 				fmt.Fprintf(w, "           by code: %s\n", rpcCodesLine(r.RPCCodes))
 			}
-			if msg := r.FirstErrors[e.key]; msg != "" {
+			if msg := r.FirstErrors[e.class.String()]; msg != "" {
 				fmt.Fprintf(w, "           first: %s\n", oneLine(msg))
 			}
 		}
@@ -149,19 +149,7 @@ func printLoadReport(w io.Writer, r *loadgen.Result) error {
 }
 
 func loadLine(r *loadgen.Result) string {
-	var s string
-	switch {
-	case r.Model == string(loadgen.Open) && len(r.Stages) > 0:
-		s = fmt.Sprintf("open model, arrival rate ramping %s; at most %d in flight on each of %d sessions",
-			loadgen.StagesString(r.StartLevel, r.Stages), r.Concurrency, r.Sessions)
-	case r.Model == string(loadgen.Open):
-		s = fmt.Sprintf("open model, %g calls/s in total; at most %d in flight on each of %d sessions", r.Rate, r.Concurrency, r.Sessions)
-	case len(r.Stages) > 0:
-		s = fmt.Sprintf("closed model, sessions ramping %s (up to %d), %d calls in flight each",
-			loadgen.StagesString(r.StartLevel, r.Stages), r.Sessions, r.Concurrency)
-	default:
-		s = fmt.Sprintf("closed model, %d sessions x %d calls in flight (%d)", r.Sessions, r.Concurrency, r.Sessions*r.Concurrency)
-	}
+	s := loadShape(r.Model == string(loadgen.Open), r.Rate, r.StartLevel, r.Stages, r.Sessions, r.Concurrency)
 	if r.Churn > 0 {
 		s += fmt.Sprintf("; each session reconnects after %d calls", r.Churn)
 	}

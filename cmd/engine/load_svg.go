@@ -25,7 +25,6 @@ type series struct {
 type chart struct {
 	title  string
 	xLabel string
-	w, h   int
 	logX   bool
 	logY   bool
 	series []series
@@ -37,7 +36,6 @@ type chart struct {
 	// shade marks [0, shade) on the x axis (the warm-up).
 	shade      float64
 	shadeLabel string
-	yMin       float64 // lower bound for a log axis (0: from the data)
 }
 
 type bar struct {
@@ -51,14 +49,13 @@ type tick struct {
 	label string
 }
 
+// The charts' size and margins, in SVG units (the page scales them).
 const (
+	chartW, chartH         = 880, 260
 	padL, padR, padT, padB = 64, 16, 28, 40
 )
 
 func (c *chart) svg() template.HTML {
-	if c.w == 0 {
-		c.w, c.h = 880, 260
-	}
 	xmin, xmax, ymin, ymax := math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 	for _, s := range c.series {
 		for _, p := range s.pts {
@@ -74,10 +71,10 @@ func (c *chart) svg() template.HTML {
 		ymin, ymax = 0, math.Max(ymax, b.y)
 	}
 	var sb strings.Builder
-	fmt.Fprintf(&sb, `<svg class="chart" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-label="%s">`, c.w, c.h, c.w, c.h, html.EscapeString(c.title))
+	fmt.Fprintf(&sb, `<svg class="chart" viewBox="0 0 %d %d" width="%d" height="%d" role="img" aria-label="%s">`, chartW, chartH, chartW, chartH, html.EscapeString(c.title))
 	fmt.Fprintf(&sb, `<text x="%d" y="18" class="ct">%s</text>`, padL, html.EscapeString(c.title))
 	if math.IsInf(xmin, 0) || math.IsInf(ymin, 0) {
-		fmt.Fprintf(&sb, `<text x="%d" y="%d" class="lbl">no data</text></svg>`, c.w/2-20, c.h/2)
+		fmt.Fprintf(&sb, `<text x="%d" y="%d" class="lbl">no data</text></svg>`, chartW/2-20, chartH/2)
 		return template.HTML(sb.String())
 	}
 	if !c.logX && len(c.bars) == 0 {
@@ -88,11 +85,7 @@ func (c *chart) svg() template.HTML {
 	}
 	// Y range.
 	if c.logY {
-		lo := ymin
-		if c.yMin > 0 {
-			lo = math.Min(lo, c.yMin)
-		}
-		ymin = math.Pow(10, math.Floor(math.Log10(lo)))
+		ymin = math.Pow(10, math.Floor(math.Log10(ymin)))
 		ymax = math.Pow(10, math.Ceil(math.Log10(ymax*1.0001)))
 		if ymax <= ymin {
 			ymax = ymin * 10
@@ -104,7 +97,7 @@ func (c *chart) svg() template.HTML {
 			ymax = 1
 		}
 	}
-	pw, ph := float64(c.w-padL-padR), float64(c.h-padT-padB)
+	pw, ph := float64(chartW-padL-padR), float64(chartH-padT-padB)
 	fx := func(x float64) float64 {
 		if c.logX {
 			return padL + (math.Log10(x)-math.Log10(xmin))/(math.Log10(xmax)-math.Log10(xmin))*pw
@@ -126,7 +119,7 @@ func (c *chart) svg() template.HTML {
 	// Grid and y ticks.
 	for _, t := range yTicks(ymin, ymax, c.logY) {
 		y := fy(t)
-		fmt.Fprintf(&sb, `<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" class="grid"/>`, padL, c.w-padR, y, y)
+		fmt.Fprintf(&sb, `<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" class="grid"/>`, padL, chartW-padR, y, y)
 		fmt.Fprintf(&sb, `<text x="%d" y="%.1f" class="lbl" text-anchor="end">%s</text>`, padL-6, y+4, html.EscapeString(c.yFmt(t)))
 	}
 	// X ticks.
@@ -145,7 +138,7 @@ func (c *chart) svg() template.HTML {
 		fmt.Fprintf(&sb, `<text x="%.1f" y="%.1f" class="lbl" text-anchor="middle">%s</text>`, x, padT+ph+16, html.EscapeString(t.label))
 	}
 	if c.xLabel != "" {
-		fmt.Fprintf(&sb, `<text x="%.1f" y="%d" class="lbl" text-anchor="middle">%s</text>`, padL+pw/2, c.h-4, html.EscapeString(c.xLabel))
+		fmt.Fprintf(&sb, `<text x="%.1f" y="%d" class="lbl" text-anchor="middle">%s</text>`, padL+pw/2, chartH-4, html.EscapeString(c.xLabel))
 	}
 	fmt.Fprintf(&sb, `<rect x="%d" y="%d" width="%.1f" height="%.1f" class="frame"/>`, padL, padT, pw, ph)
 	// Bars.
@@ -183,7 +176,7 @@ func (c *chart) svg() template.HTML {
 		}
 	}
 	// Legend.
-	lx := float64(c.w - padR - 8)
+	lx := float64(chartW - padR - 8)
 	for i := len(c.series) - 1; i >= 0; i-- {
 		s := c.series[i]
 		wdt := float64(len(s.name))*6.5 + 26

@@ -88,7 +88,7 @@ func TestLoadPingForDuration(t *testing.T) {
 	r := ok(t, "load", "-z", "300ms", "-s", "1", "-c", "2", "--method", "ping")
 	assert.Contains(t, r.stdout, "Request:     ping\n")
 	assert.Regexp(t, `(?m)^Failed: +0 `, r.stdout)
-	assert.True(t, strings.HasPrefix(r.stderr, "load: 1 sessions x 2 concurrent calls against embedded demo server"), r.stderr)
+	assert.True(t, strings.HasPrefix(r.stderr, "load: closed model, 1 sessions x 2 calls in flight (2) against embedded demo server"), r.stderr)
 }
 
 // The closed model with one call in flight per session against a server

@@ -171,23 +171,25 @@ func (f *serveFlags) check(fl *pflag.FlagSet) error {
 		return usagef("--fail-status %d is not an HTTP status", f.ho.FailStatus)
 	}
 	if !f.allowRemote {
-		if err := checkLoopback(f.listen); err != nil {
+		if err := checkLoopback(f.listen, "the demo server has no authentication; pass --allow-remote to listen there anyway"); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// checkLoopback refuses a listen address that is not loopback: the demo
-// server has no authentication and sends whatever its tools are asked for.
-func checkLoopback(listen string) error {
+// checkLoopback refuses a listen address that is not loopback (the demo
+// server has no authentication and sends whatever its tools are asked
+// for; the gateway without client tokens trusts its callers); remedy says
+// what to do instead.
+func checkLoopback(listen, remedy string) error {
 	if _, _, err := net.SplitHostPort(listen); err != nil {
 		return usagef("--listen %q: %v", listen, err)
 	}
 	if httpserve.IsLoopbackAddr(listen) {
 		return nil
 	}
-	return usagef("--listen %q is not a loopback address (the demo server has no authentication); pass --allow-remote to listen there anyway", listen)
+	return usagef("--listen %q is not a loopback address: %s", listen, remedy)
 }
 
 // serve runs the demo server on the process's stdin and stdout.

@@ -181,6 +181,11 @@ func (f *targetFlags) target() (mcpengine.ServerConfig, string, error) {
 	return mcpengine.ServerConfig{Command: exe, Args: args}, label, nil
 }
 
+// telemetryOptions are what --otel-record-arguments asks of the spans.
+func (f *targetFlags) telemetryOptions() telemetry.Options {
+	return telemetry.Options{RecordArguments: f.otelArgs}
+}
+
 // engineConfig is the engine configuration the flags ask for.
 func (f *targetFlags) engineConfig(stderr io.Writer) mcpengine.Config {
 	cfg := mcpengine.Config{
@@ -191,7 +196,7 @@ func (f *targetFlags) engineConfig(stderr io.Writer) mcpengine.Config {
 	}
 	if f.telemetryOut != nil {
 		cfg.Telemetry = f.telemetryOut.Providers
-		cfg.TelemetryOptions = telemetry.Options{RecordArguments: f.otelArgs}
+		cfg.TelemetryOptions = f.telemetryOptions()
 	}
 	if f.verbose {
 		cfg.Logger = slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
@@ -240,13 +245,21 @@ func (f *targetFlags) connect(cmd *cobra.Command) (*client, error) {
 		var ce *loadgen.ConnectError
 		if errors.As(err, &ce) {
 			ce.Target = label
-			if !ce.Fatal && !f.verbose && cmd.Context().Err() == nil && !errors.Is(err, mcpengine.ErrVersionMismatch) {
-				return nil, fmt.Errorf("%w; run with -v to see the server's stderr", err)
-			}
 		}
-		return nil, err
+		return nil, f.connectFailure(cmd, err)
 	}
 	return &client{eng: eng, stopTel: stopTel, s: s, label: label, connect: time.Since(start), opts: f.callOpts()}, nil
+}
+
+// connectFailure adds a hint to a failed connect that the server's stderr
+// may explain (not to a server that could not start at all, nor to a
+// version mismatch, which the error says in full).
+func (f *targetFlags) connectFailure(cmd *cobra.Command, err error) error {
+	var ce *loadgen.ConnectError
+	if errors.As(err, &ce) && !ce.Fatal && !f.verbose && cmd.Context().Err() == nil && !errors.Is(err, mcpengine.ErrVersionMismatch) {
+		return fmt.Errorf("%w; run with -v to see the server's stderr", err)
+	}
+	return err
 }
 
 // close shuts the session and the server down, then flushes telemetry.

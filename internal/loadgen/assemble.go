@@ -50,7 +50,10 @@ func (r *runner) result(smp *sampler) *Result {
 	// The measured window: from the end of the warm-up to the last answer
 	// (or to the stop, if nothing was answered).
 	measureAt := time.Duration(max(r.measureAt.Load(), 0))
-	end := time.Duration(r.lastDone.Load())
+	var end time.Duration
+	for _, sl := range r.slots {
+		end = max(end, sl.stats.lastDone) // every caller has returned
+	}
 	if end <= measureAt {
 		end = time.Duration(r.stopAt.Load())
 	}
@@ -232,7 +235,7 @@ func (r *runner) schedule(lag *hdrhistogram.Histogram) *Schedule {
 	}
 	sc := &Schedule{
 		Intended:    max(0, due-r.warmTickets()),
-		Sent:        r.sent.Load(),
+		Sent:        lag.TotalCount(), // every measured call sent records its lag
 		LateAfterUS: r.cfg.LateAfter.Microseconds(),
 		SendLag:     Summarize(lag),
 	}
@@ -290,9 +293,4 @@ func encodeHDR(h *hdrhistogram.Histogram) string {
 		return ""
 	}
 	return string(b)
-}
-
-// DecodeHDR reads a histogram from Result.HDR.
-func DecodeHDR(s string) (*hdrhistogram.Histogram, error) {
-	return hdrhistogram.Decode([]byte(s))
 }

@@ -3,6 +3,7 @@ package loadgen
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 )
 
@@ -64,7 +65,7 @@ func Compare(base, cur *Result, o CompareOptions) ([]Delta, error) {
 			return nil, err
 		}
 		checked[m.Name] = true
-		if !contains(rows, m.Name) {
+		if !slices.Contains(rows, m.Name) {
 			rows = append(rows, m.Name)
 		}
 	}
@@ -94,8 +95,8 @@ func Compare(base, cur *Result, o CompareOptions) ([]Delta, error) {
 	return out, nil
 }
 
-// Comparable explains why two runs may not be comparable ("" if they
-// are): a different model, workload or load shape.
+// Comparable explains why two runs may not be comparable (nothing if
+// they are): a different model, workload or load shape.
 func Comparable(base, cur *Result) []string {
 	var out []string
 	if base.Model != cur.Model {
@@ -118,13 +119,4 @@ func Comparable(base, cur *Result) []string {
 		out = append(out, fmt.Sprintf("rate differs: %g/s vs %g/s", base.Rate, cur.Rate))
 	}
 	return out
-}
-
-func contains(s []string, v string) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }

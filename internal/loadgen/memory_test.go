@@ -26,8 +26,8 @@ func latencyOf(i int) time.Duration {
 // to 2, 4 and 8 bytes as they pass 255, 65535 and 2^32: three steps in
 // all, whatever the run's length; both points here are at 2 bytes.)
 func TestHistogramMemoryIsFlat(t *testing.T) {
-	s := newSlotStats(2, true)
-	x := sample{open: true, timed: true, lateness: DefaultLateAfter}
+	s := newSlotStats(2, true, DefaultLateAfter)
+	x := sample{timed: true}
 	record := func(from, to int) {
 		for i := from; i < to; i++ {
 			x.req = i % 2
@@ -75,8 +75,8 @@ func TestRunHistogramMemoryDoesNotGrowWithCalls(t *testing.T) {
 }
 
 func BenchmarkRecord(b *testing.B) {
-	s := newSlotStats(1, true)
-	x := sample{open: true, timed: true, lateness: DefaultLateAfter}
+	s := newSlotStats(1, true, DefaultLateAfter)
+	x := sample{timed: true}
 	b.ReportAllocs()
 	for i := 0; b.Loop(); i++ {
 		x.service = latencyOf(i)

@@ -54,10 +54,46 @@ func addMetric(m *Metric) {
 	metricMap[m.Name] = m
 }
 
-func durationStats(l Latency) map[string]time.Duration {
-	return map[string]time.Duration{
-		"min": l.Min, "mean": l.Mean, "p50": l.P50, "p90": l.P90, "p95": l.P95,
-		"p99": l.P99, "p99.9": l.P999, "max": l.Max,
+// stat reads one statistic of a latency summary by its metric suffix.
+func (l Latency) stat(name string) time.Duration {
+	switch name {
+	case "min":
+		return l.Min
+	case "mean":
+		return l.Mean
+	case "p50":
+		return l.P50
+	case "p90":
+		return l.P90
+	case "p95":
+		return l.P95
+	case "p99":
+		return l.P99
+	case "p99.9":
+		return l.P999
+	}
+	return l.Max
+}
+
+// scheduleMetric reads an open-model figure: a closed run does not
+// measure it.
+func scheduleMetric(get func(*Schedule) float64) func(*Result) (float64, bool) {
+	return func(r *Result) (float64, bool) {
+		if r.Schedule == nil {
+			return 0, false
+		}
+		return get(r.Schedule), true
+	}
+}
+
+// processMetric reads a server process figure: only stdio targets have
+// them.
+func processMetric(get func(*ProcStats) float64) func(*Result) (float64, bool) {
+	return func(r *Result) (float64, bool) {
+		if r.Processes == nil {
+			return 0, false
+		}
+		return get(r.Processes), true
 	}
 }
 
@@ -83,7 +119,7 @@ func init() {
 			addMetric(&Metric{Name: f.prefix + st, Unit: UnitDuration, Worse: 1, Doc: st + " " + f.doc,
 				get: func(r *Result) (float64, bool) {
 					l, ok := get(r)
-					return float64(durationStats(l)[st]) / float64(time.Microsecond), ok
+					return float64(l.stat(st)) / float64(time.Microsecond), ok
 				}})
 		}
 	}
@@ -91,8 +127,8 @@ func init() {
 		addMetric(&Metric{Name: "connect_" + st, Unit: UnitDuration, Worse: 1, Doc: st + " transport connect (process start)",
 			get: func(r *Result) (float64, bool) {
 				c := r.Connect
-				m := map[string]time.Duration{"min": c.Min, "mean": c.Mean, "p50": c.P50, "p99": c.P99, "max": c.Max}
-				return float64(m[st]) / float64(time.Microsecond), c.Max > 0
+				l := Latency{Min: c.Min, Mean: c.Mean, P50: c.P50, P99: c.P99, Max: c.Max}
+				return float64(l.stat(st)) / float64(time.Microsecond), c.Max > 0
 			}})
 	}
 	addMetric(&Metric{Name: "error_rate", Unit: UnitRatio, Worse: 1, Errors: true, Doc: "failed calls / calls",
@@ -110,49 +146,19 @@ func init() {
 	addMetric(&Metric{Name: "calls_per_s", Unit: UnitRate, Worse: -1, Doc: "throughput",
 		get: func(r *Result) (float64, bool) { return r.CallsPerSecond, true }})
 	addMetric(&Metric{Name: "late", Unit: UnitCount, Worse: 1, Doc: "open model: calls sent behind schedule",
-		get: func(r *Result) (float64, bool) {
-			if r.Schedule == nil {
-				return 0, false
-			}
-			return float64(r.Schedule.Late), true
-		}})
+		get: scheduleMetric(func(s *Schedule) float64 { return float64(s.Late) })})
 	addMetric(&Metric{Name: "late_rate", Unit: UnitRatio, Worse: 1, Doc: "open model: late / scheduled",
-		get: func(r *Result) (float64, bool) {
-			if r.Schedule == nil {
-				return 0, false
-			}
-			return ratio(r.Schedule.Late, r.Schedule.Intended), true
-		}})
+		get: scheduleMetric(func(s *Schedule) float64 { return ratio(s.Late, s.Intended) })})
 	addMetric(&Metric{Name: "unsent", Unit: UnitCount, Worse: 1, Doc: "open model: scheduled calls never sent",
-		get: func(r *Result) (float64, bool) {
-			if r.Schedule == nil {
-				return 0, false
-			}
-			return float64(r.Schedule.Unsent), true
-		}})
+		get: scheduleMetric(func(s *Schedule) float64 { return float64(s.Unsent) })})
 	addMetric(&Metric{Name: "connect_errors", Unit: UnitCount, Worse: 1, Doc: "connects that failed during the run",
 		get: func(r *Result) (float64, bool) { return float64(r.Connect.Failed), true }})
 	addMetric(&Metric{Name: "server_cpu_pct", Unit: UnitPercent, Worse: 1, Doc: "server processes' mean CPU (100 = one core)",
-		get: func(r *Result) (float64, bool) {
-			if r.Processes == nil {
-				return 0, false
-			}
-			return r.Processes.CPUPercent, true
-		}})
+		get: processMetric(func(p *ProcStats) float64 { return p.CPUPercent })})
 	addMetric(&Metric{Name: "server_rss_max", Unit: UnitBytes, Worse: 1, Doc: "server processes' peak resident memory together",
-		get: func(r *Result) (float64, bool) {
-			if r.Processes == nil {
-				return 0, false
-			}
-			return float64(r.Processes.RSSMax), true
-		}})
+		get: processMetric(func(p *ProcStats) float64 { return float64(p.RSSMax) })})
 	addMetric(&Metric{Name: "server_rss_growth", Unit: UnitBytes, Worse: 1, Doc: "server memory at the end minus at the start (a leak shows here)",
-		get: func(r *Result) (float64, bool) {
-			if r.Processes == nil {
-				return 0, false
-			}
-			return float64(r.Processes.RSSLast - r.Processes.RSSFirst), true
-		}})
+		get: processMetric(func(p *ProcStats) float64 { return float64(p.RSSLast - p.RSSFirst) })})
 }
 
 // LookupMetric finds a metric by name or alias.
@@ -179,9 +185,6 @@ func MetricNames() []string {
 	}
 	return out
 }
-
-// Metrics lists every metric, in documentation order.
-func Metrics() []*Metric { return metricList }
 
 // closest is the metric name nearest to s, if any is near.
 func closest(s string) string {

@@ -20,6 +20,7 @@ func TestClosedModelOneInFlightGivesOneOverDelay(t *testing.T) {
 	res, err := Run(t.Context(), Config{
 		Target:   demoTarget(demoserver.Options{Delay: delay}),
 		Sessions: 2, Concurrency: 1, Duration: time.Second, Method: messages.MethodPing,
+		Interval: 200 * time.Millisecond,
 	})
 	require.NoError(t, err)
 	perSession := res.CallsPerSecond / 2
@@ -35,6 +36,16 @@ func TestClosedModelOneInFlightGivesOneOverDelay(t *testing.T) {
 	for _, s := range res.PerSession {
 		assert.InDelta(t, 0.5, s.Share, 0.1)
 	}
+	// Both sessions' calls are under way at every tick before the end (a
+	// session is between calls for microseconds in 20 ms).
+	checked := 0
+	for _, p := range res.Timeline.Points {
+		if p.T < 0.9 {
+			assert.InDelta(t, 2, p.InFlight, 1, "t=%.1fs", p.T)
+			checked++
+		}
+	}
+	assert.GreaterOrEqual(t, checked, 3)
 }
 
 // A short open-model run holds its rate; the 10-second, 2 % check is

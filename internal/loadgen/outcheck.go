@@ -51,18 +51,29 @@ func newOutputCheck(tool string, schema messages.RawMessage) (*outputCheck, erro
 	return &outputCheck{tool: tool, schema: s}, nil
 }
 
-// toolResult is the part of a tools/call result the run checks.
-type toolResult struct {
-	IsError           bool                `json:"isError"`
-	StructuredContent messages.RawMessage `json:"structuredContent"`
-	Content           []struct {
-		Type string `json:"type"`
-		Text string `json:"text"`
-	} `json:"content"`
+// toolStatus is the part of a tools/call result checked on every call;
+// toolResult adds what the outputSchema checks, so that one decode gives
+// both (decoding twice cost ~0.7 µs and 4 allocations per checked call,
+// a quarter of the check: BenchmarkCheckToolResult). The content is
+// decoded only to describe an isError result.
+type toolStatus struct {
+	IsError bool `json:"isError"`
 }
 
-// errorText describes an isError result by its text content.
-func (r *toolResult) errorText() error {
+type toolResult struct {
+	toolStatus
+	StructuredContent messages.RawMessage `json:"structuredContent"`
+}
+
+// toolErrorText describes an isError result by its text content.
+func toolErrorText(raw messages.RawMessage) error {
+	var r struct {
+		Content []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		} `json:"content"`
+	}
+	_ = messages.Unmarshal(raw, &r) // already decoded once: isError is known
 	var texts []string
 	for _, b := range r.Content {
 		if b.Type == "text" && strings.TrimSpace(b.Text) != "" {
@@ -76,8 +87,8 @@ func (r *toolResult) errorText() error {
 }
 
 // validate checks a successful result's structuredContent.
-func (c *outputCheck) validate(r *toolResult) error {
-	sc := bytes.TrimSpace(r.StructuredContent)
+func (c *outputCheck) validate(structured messages.RawMessage) error {
+	sc := bytes.TrimSpace(structured)
 	if len(sc) == 0 || string(sc) == "null" {
 		return fmt.Errorf("tool %s declares an outputSchema but the result has no structuredContent", c.tool)
 	}
@@ -102,4 +113,36 @@ func oneLineValidation(err error) string {
 		lines[i] = strings.TrimPrefix(strings.TrimSpace(l), "- ")
 	}
 	return strings.Join(lines, "; ")
+}
+
+// checkToolResult classifies a tools/call result: isError is a failure,
+// and so is structuredContent that breaks the tool's outputSchema.
+func checkToolResult(q *request, raw messages.RawMessage) (Class, error) {
+	tr, err := decodeToolResult(raw, q.check != nil)
+	if err != nil {
+		return Other, fmt.Errorf("undecodable tools/call result: %w", err)
+	}
+	if tr.IsError {
+		return ToolError, toolErrorText(raw)
+	}
+	if q.check != nil {
+		if err := q.check.validate(tr.StructuredContent); err != nil {
+			return SchemaError, err
+		}
+	}
+	return OK, nil
+}
+
+// decodeToolResult decodes a result once: its isError, and its
+// structuredContent only when a schema will check it (without one, its
+// copy would be a wasted allocation per call).
+func decodeToolResult(raw messages.RawMessage, withOutput bool) (toolResult, error) {
+	if withOutput {
+		var tr toolResult
+		err := messages.Unmarshal(raw, &tr)
+		return tr, err
+	}
+	var st toolStatus
+	err := messages.Unmarshal(raw, &st)
+	return toolResult{toolStatus: st}, err
 }

@@ -26,8 +26,14 @@ type methodStats struct {
 type slotStats struct {
 	mu      sync.Mutex
 	methods []*methodStats // by request index, created on first use
-	sendLag *hdrhistogram.PackedHistogram
-	late    int64
+	// sendLag is set in the open model only (and says which model this is).
+	sendLag   *hdrhistogram.PackedHistogram
+	late      int64
+	lateAfter time.Duration // Config.LateAfter
+	// lastDone is when the session's last measured answer came, since the
+	// run's start: kept here, under the mutex record takes anyway, rather
+	// than in a counter every caller of every session would write.
+	lastDone time.Duration
 
 	// The current interval, reset by the sampler.
 	ivLatency, ivService *hdrhistogram.PackedHistogram
@@ -35,10 +41,11 @@ type slotStats struct {
 	ivLate               int64
 }
 
-func newSlotStats(nreq int, open bool) *slotStats {
+func newSlotStats(nreq int, open bool, lateAfter time.Duration) *slotStats {
 	s := &slotStats{
 		methods:   make([]*methodStats, nreq),
 		ivService: newPacked(),
+		lateAfter: lateAfter,
 	}
 	if open {
 		s.sendLag = newPacked()
@@ -49,24 +56,24 @@ func newSlotStats(nreq int, open bool) *slotStats {
 
 // sample is one measured call.
 type sample struct {
-	req      int
-	class    Class
-	err      error // nil for OK; kept only as the class's first example
-	timed    bool  // false when no request was sent (a template failed)
-	service  time.Duration
-	latency  time.Duration // open model: from the scheduled time
-	lag      time.Duration // open model: sent this long after its schedule
-	open     bool
-	lateness time.Duration // LateAfter
+	req     int
+	class   Class
+	err     error // nil for OK; kept only as the class's first example
+	timed   bool  // false when no request was sent (a template failed)
+	service time.Duration
+	latency time.Duration // open model: from the scheduled time
+	lag     time.Duration // open model: sent this long after its schedule
+	done    time.Duration // when the answer came, since the run's start
 }
 
 func (s *slotStats) record(x *sample) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	open := s.sendLag != nil
 	m := s.methods[x.req]
 	if m == nil {
 		m = &methodStats{service: newPacked()}
-		if x.open {
+		if open {
 			m.latency = newPacked()
 		}
 		s.methods[x.req] = m
@@ -85,15 +92,16 @@ func (s *slotStats) record(x *sample) {
 	if !x.timed {
 		return
 	}
+	s.lastDone = max(s.lastDone, x.done)
 	svc := micros(x.service)
 	_ = m.service.RecordValue(svc) // cannot fail: clamped to the bounds
 	_ = s.ivService.RecordValue(svc)
-	if x.open {
+	if open {
 		lat := micros(x.latency)
 		_ = m.latency.RecordValue(lat)
 		_ = s.ivLatency.RecordValue(lat)
 		_ = s.sendLag.RecordValue(micros(x.lag))
-		if x.lag > x.lateness {
+		if x.lag > s.lateAfter {
 			s.late++
 			s.ivLate++
 		}

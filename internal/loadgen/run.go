@@ -54,9 +54,6 @@ type runner struct {
 
 	tickets  atomic.Int64 // claimed, warm-up included
 	measured atomic.Int64 // measured claims (for Count)
-	sent     atomic.Int64 // measured calls sent (open model)
-	lastDone atomic.Int64 // ns since start of the last measured answer
-	inflight atomic.Int64
 	live     atomic.Int64 // connected sessions
 
 	// active is the closed model's current session level; levelCh is
@@ -84,6 +81,9 @@ type slot struct {
 	sess     *mcpengine.Session
 	conn     int64 // connections made
 	connects atomic.Int64
+	// inflight counts the session's calls under way: per session, so
+	// that the callers of different sessions never write one cache line.
+	inflight atomic.Int64
 }
 
 // Run connects the sessions, runs the calls, closes the engine and
@@ -118,7 +118,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		r.opts = append(r.opts, mcpengine.WithTimeout(cfg.Timeout))
 	}
 	for i := range cfg.Sessions {
-		r.slots = append(r.slots, &slot{idx: i, name: fmt.Sprintf("load-%d", i), stats: newSlotStats(len(wl.reqs), r.open)})
+		r.slots = append(r.slots, &slot{idx: i, name: fmt.Sprintf("load-%d", i), stats: newSlotStats(len(wl.reqs), r.open, cfg.LateAfter)})
 	}
 
 	r.eng = mcpengine.New(cfg.Engine)
@@ -606,14 +606,9 @@ func (r *runner) sleepUntil(at time.Time, timer **time.Timer) bool {
 	return true
 }
 
-// toolStatus is the part of a tools/call result checked on every call.
-type toolStatus struct {
-	IsError bool `json:"isError"`
-}
-
 // call makes one call and records it.
 func (r *runner) call(sl *slot, s *mcpengine.Session, q *request, td *TemplateData, warm bool, at time.Time) {
-	x := sample{req: q.index, open: r.open, lateness: r.cfg.LateAfter}
+	x := sample{req: q.index}
 	params, err := q.build(td)
 	if err != nil {
 		if !warm {
@@ -622,11 +617,11 @@ func (r *runner) call(sl *slot, s *mcpengine.Session, q *request, td *TemplateDa
 		}
 		return
 	}
-	r.inflight.Add(1)
+	sl.inflight.Add(1)
 	sent := time.Now()
 	raw, err := s.Call(r.ctx, q.Method, params, r.opts...)
 	done := time.Now()
-	r.inflight.Add(-1)
+	sl.inflight.Add(-1)
 	if err != nil && r.ctx.Err() != nil {
 		return // interrupted: not a measurement
 	}
@@ -639,40 +634,10 @@ func (r *runner) call(sl *slot, s *mcpengine.Session, q *request, td *TemplateDa
 	}
 	x.timed = true
 	x.service = done.Sub(sent)
+	x.done = r.since(done)
 	if r.open {
-		r.sent.Add(1)
 		x.latency = done.Sub(at)
 		x.lag = max(0, sent.Sub(at))
 	}
 	sl.stats.record(&x)
-	for d := int64(r.since(done)); ; {
-		last := r.lastDone.Load()
-		if d <= last || r.lastDone.CompareAndSwap(last, d) {
-			break
-		}
-	}
-}
-
-// checkToolResult classifies a tools/call result: isError is a failure,
-// and so is structuredContent that breaks the tool's outputSchema.
-func checkToolResult(q *request, raw messages.RawMessage) (Class, error) {
-	var st toolStatus
-	if err := messages.Unmarshal(raw, &st); err != nil {
-		return Other, fmt.Errorf("undecodable tools/call result: %w", err)
-	}
-	if st.IsError || q.check != nil {
-		var tr toolResult
-		if err := messages.Unmarshal(raw, &tr); err != nil {
-			return Other, fmt.Errorf("undecodable tools/call result: %w", err)
-		}
-		if tr.IsError {
-			return ToolError, tr.errorText()
-		}
-		if q.check != nil {
-			if err := q.check.validate(&tr); err != nil {
-				return SchemaError, err
-			}
-		}
-	}
-	return OK, nil
 }

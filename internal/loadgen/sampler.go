@@ -88,7 +88,9 @@ func (s *sampler) tick(now time.Time) {
 		sq := svc.ValueAtPercentilesSlice([]float64{50, 99})
 		p.ServiceP50US, p.ServiceP99US = sq[0], sq[1]
 	}
-	p.InFlight = r.inflight.Load()
+	for _, sl := range r.slots {
+		p.InFlight += sl.inflight.Load()
+	}
 	p.Sessions = int(r.live.Load())
 	p.Target = r.level(now)
 	s.sampleProcesses(&p, sec)

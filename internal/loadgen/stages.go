@@ -149,15 +149,6 @@ func (p *profile) level(t time.Duration) float64 {
 	return p.segs[len(p.segs)-1].to
 }
 
-// peak is the highest level the profile reaches.
-func (p *profile) peak() float64 {
-	m := 0.0
-	for _, s := range p.segs {
-		m = max(m, s.from, s.to)
-	}
-	return m
-}
-
 // countAt is the number of events scheduled in [0, t): the integral of the
 // rate.
 func (p *profile) countAt(t time.Duration) float64 {
