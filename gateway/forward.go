@@ -42,7 +42,7 @@ func (g *Gateway) forward(ctx context.Context, r *fwd) (messages.RawMessage, *me
 	start := time.Now()
 	acc := r.who.access[r.srv.name]
 	res, werr, o := g.forwardChecked(ctx, r, acc, start)
-	if o == outcomeOK && r.method == messages.MethodToolsCall && isToolError(res) {
+	if o == outcomeOK && r.method == messages.MethodToolsCall && messages.ToolResultIsError(res) {
 		o = outcomeToolError
 	}
 	elapsed := time.Since(start)
@@ -152,17 +152,6 @@ func (u *upstream) lastError() error {
 		}
 	}
 	return errors.New("no session ready")
-}
-
-// isToolError reports whether a tools/call result says isError: true.
-func isToolError(raw messages.RawMessage) bool {
-	if !bytes.Contains(raw, []byte(`"isError"`)) {
-		return false
-	}
-	var r struct {
-		IsError bool `json:"isError"`
-	}
-	return messages.Unmarshal(raw, &r) == nil && r.IsError
 }
 
 // contentsSize is the size of a resources/read result's contents: the

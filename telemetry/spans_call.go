@@ -177,7 +177,7 @@ func (s *CallSpan) Finished(id int64, result messages.RawMessage, err error) {
 		errType, status = classify(err)
 		s.span.RecordError(err)
 		s.span.SetStatus(codes.Error, err.Error())
-	case s.key.method == messages.MethodToolsCall && isToolError(result):
+	case s.key.method == messages.MethodToolsCall && messages.ToolResultIsError(result):
 		errType = "tool_error"
 		s.span.SetStatus(codes.Error, "tool returned isError")
 	}
@@ -206,13 +206,4 @@ func paramString(params messages.RawMessage, key string) string {
 		return ""
 	}
 	return v
-}
-
-func isToolError(result messages.RawMessage) bool {
-	n, err := sonic.Get(result, "isError")
-	if err != nil {
-		return false
-	}
-	v, err := n.Bool()
-	return err == nil && v
 }
