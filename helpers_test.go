@@ -2,9 +2,6 @@ package mcpengine_test
 
 import (
 	"context"
-	"os"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -12,6 +9,7 @@ import (
 
 	"github.com/mcpengine/mcpengine"
 	"github.com/mcpengine/mcpengine/demoserver"
+	"github.com/mcpengine/mcpengine/internal/proctest"
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/supervisor"
 	"github.com/mcpengine/mcpengine/transport"
@@ -59,32 +57,10 @@ func engineServe(args ...string) mcpengine.ServerConfig {
 // process (the engine starts servers as its direct children).
 func servePID(t *testing.T) int {
 	t.Helper()
-	self := strconv.Itoa(os.Getpid())
-	entries, err := os.ReadDir("/proc")
+	pids, err := proctest.Children(engineBin, "serve")
 	require.NoError(t, err)
-	found := 0
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid ...: comm may hold spaces, so split after ')'.
-		fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-		if len(fields) < 2 || fields[1] != self || fields[0] == "Z" {
-			continue
-		}
-		cmdline, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-		if strings.HasPrefix(string(cmdline), engineBin+"\x00serve") {
-			require.Zero(t, found, "more than one engine serve child")
-			found = pid
-		}
-	}
-	require.NotZero(t, found, "no engine serve child")
-	return found
+	require.Len(t, pids, 1, "one engine serve child")
+	return pids[0]
 }
 
 func waitState(t *testing.T, s *mcpengine.Session, want mcpengine.State, within time.Duration) {

@@ -3,9 +3,6 @@ package gateway_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -16,6 +13,7 @@ import (
 
 	"github.com/mcpengine/mcpengine"
 	"github.com/mcpengine/mcpengine/gateway"
+	"github.com/mcpengine/mcpengine/internal/proctest"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -23,29 +21,8 @@ import (
 // children (the engine starts servers as its direct children).
 func serveChildren(t *testing.T) []int {
 	t.Helper()
-	self := strconv.Itoa(os.Getpid())
-	entries, err := os.ReadDir("/proc")
+	pids, err := proctest.Children(engineBin, "serve")
 	require.NoError(t, err)
-	var pids []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid ...: comm may hold spaces, so split after ')'.
-		fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-		if len(fields) < 2 || fields[1] != self || fields[0] == "Z" {
-			continue
-		}
-		cmdline, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-		if strings.HasPrefix(string(cmdline), engineBin+"\x00serve") {
-			pids = append(pids, pid)
-		}
-	}
 	return pids
 }
 
