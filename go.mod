@@ -33,6 +33,8 @@ require (
 	google.golang.org/protobuf v1.36.12
 )
 
+require golang.org/x/oauth2 v0.38.0
+
 require (
 	github.com/Workiva/go-datastructures v1.1.3 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
