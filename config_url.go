@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mcpengine/mcpengine/oauth"
 	"github.com/mcpengine/mcpengine/transport"
 	"github.com/mcpengine/mcpengine/transport/httpx"
 	"github.com/mcpengine/mcpengine/transport/legacysse"
@@ -22,10 +23,18 @@ import (
 //	"auth": {"bearer": "${API_TOKEN}"}
 //	"auth": {"basic": {"username": "me", "password": "${PASSWORD}"}}
 //	"auth": {"apiKey": {"header": "X-API-Key", "value": "${KEY}"}}
+//	"auth": {"oauth": {"clientId": "my-app", "scopes": ["files:read"]}}
+//
+// OAuth follows the MCP authorization specification: the engine discovers
+// the server's authorization server from its first 401 and obtains a
+// token, shared by every session of the engine that reaches the same
+// server with the same settings (Config.OAuth says where tokens are kept
+// and who runs an interactive login).
 type AuthConfig struct {
-	Bearer string      `json:"bearer,omitempty"`
-	Basic  *BasicAuth  `json:"basic,omitempty"`
-	APIKey *APIKeyAuth `json:"apiKey,omitempty"`
+	Bearer string        `json:"bearer,omitempty"`
+	Basic  *BasicAuth    `json:"basic,omitempty"`
+	APIKey *APIKeyAuth   `json:"apiKey,omitempty"`
+	OAuth  *oauth.Config `json:"oauth,omitempty"`
 }
 
 // BasicAuth is HTTP basic authentication.
@@ -61,6 +70,17 @@ func (a *AuthConfig) expandEnv() {
 	if a.APIKey != nil {
 		a.APIKey.Value = os.ExpandEnv(a.APIKey.Value)
 	}
+	if o := a.OAuth; o != nil {
+		o.ClientID = os.ExpandEnv(o.ClientID)
+		o.ClientSecret = os.ExpandEnv(o.ClientSecret)
+		o.ClientMetadataURL = os.ExpandEnv(o.ClientMetadataURL)
+		o.PrivateKeyPEM = os.ExpandEnv(o.PrivateKeyPEM)
+		if o.IDP != nil {
+			o.IDP.ClientID = os.ExpandEnv(o.IDP.ClientID)
+			o.IDP.ClientSecret = os.ExpandEnv(o.IDP.ClientSecret)
+			o.IDP.IDToken = os.ExpandEnv(o.IDP.IDToken)
+		}
+	}
 }
 
 // header is every header the server's requests carry: the configured
@@ -87,8 +107,11 @@ func (s ServerConfig) header() (http.Header, error) {
 			h = httpx.Merge(h, httpx.APIKey(a.APIKey.Header, a.APIKey.Value))
 			set++
 		}
+		if a.OAuth != nil {
+			set++
+		}
 		if set > 1 {
-			return nil, fmt.Errorf("mcpengine: auth has %d methods; give one of bearer, basic, apiKey", set)
+			return nil, fmt.Errorf("mcpengine: auth has %d methods; give one of bearer, basic, apiKey, oauth", set)
 		}
 	}
 	return h, nil
@@ -108,6 +131,11 @@ func (s ServerConfig) urlDialer(maxFrame int, e *Engine) (transport.Dialer, erro
 	client, err := e.httpClientFor(s.TLS)
 	if err != nil {
 		return nil, err
+	}
+	if s.Auth != nil && s.Auth.OAuth != nil {
+		if client, err = e.oauthClientFor(s.URL, *s.Auth.OAuth, client); err != nil {
+			return nil, err
+		}
 	}
 	log := e.cfg.Logger
 	scheme := strings.ToLower(u.Scheme)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/mcpengine/mcpengine/actors"
 	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/oauth"
 	"github.com/mcpengine/mcpengine/supervisor"
 	"github.com/mcpengine/mcpengine/telemetry"
 	"github.com/mcpengine/mcpengine/transport"
@@ -70,6 +71,9 @@ type Config struct {
 	// settings of its own; nil means one tuned for many sessions
 	// (keep-alive pool, HTTP/2 where offered), shared by the engine.
 	HTTPClient *http.Client
+
+	// OAuth serves the servers configured with "auth": {"oauth": ...}.
+	OAuth OAuthOptions
 }
 
 // BackoffPolicy shapes reconnect delays: exponential from Initial by
@@ -105,9 +109,11 @@ type Engine struct {
 	closed   bool
 	opening  sync.WaitGroup // Opens between reserving a name and spawning
 
-	httpMu     sync.Mutex
-	httpClient *http.Client               // shared by URL sessions; built on first use
-	tlsClients map[TLSConfig]*http.Client // for servers with TLS settings of their own
+	httpMu      sync.Mutex
+	httpClient  *http.Client               // shared by URL sessions; built on first use
+	tlsClients  map[TLSConfig]*http.Client // for servers with TLS settings of their own
+	authorizers map[oauthKey]*oauthEntry   // one per server and OAuth settings
+	oauthStore  oauth.TokenStore           // the in-memory store when Config.OAuth has none
 
 	tel           *telemetry.Telemetry // nil when telemetry is off
 	observeMetric metric.Registration  // the observable instruments, if any

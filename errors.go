@@ -3,6 +3,7 @@ package mcpengine
 import (
 	"github.com/mcpengine/mcpengine/actors"
 	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/oauth"
 	"github.com/mcpengine/mcpengine/transport"
 )
 
@@ -19,6 +20,10 @@ var (
 	ErrVersionMismatch        = actors.ErrVersionMismatch
 	ErrDuplicateName          = actors.ErrDuplicateName
 	ErrUnknownSession         = errUnknownSession
+	// ErrUnauthorized: the server requires authorization the engine could
+	// not obtain (a 401 a fresh authorization did not cure, a 403, refused
+	// metadata, a login that needs a user agent). Never retried.
+	ErrUnauthorized = oauth.ErrUnauthorized
 )
 
 // Typed errors.
@@ -40,6 +45,9 @@ type (
 	// matches it by code against messages.ErrMethodNotFound and the other
 	// messages.Err* sentinels.
 	RPCError = messages.WireError
+	// UnauthorizedError is an authorization failure: the HTTP status, the
+	// OAuth error code and the server's error_description, never a token.
+	UnauthorizedError = oauth.UnauthorizedError
 )
 
 // ErrRequestFailed matches (errors.Is) the error of a request that failed

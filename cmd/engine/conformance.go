@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpengine/mcpengine"
 	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/oauth"
 	"github.com/mcpengine/mcpengine/telemetry"
 )
 
@@ -109,6 +110,12 @@ func knownScenarios() []string {
 func runConformance(ctx context.Context, cmd *cobra.Command, url, scenario string, verbose bool, tel telemetry.Providers) error {
 	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	sc, known := conformanceScenarios[scenario]
+	if !known && strings.HasPrefix(scenario, "auth/") {
+		// The auth scenarios' servers guard their one tool: listing and
+		// calling it is what needs a token (and, in scope-step-up, a
+		// wider one for the call).
+		sc, known = conformanceScenario{listTools: true, tool: "test-tool", args: map[string]any{}}, true
+	}
 	if !known {
 		sc = conformanceScenario{listTools: true}
 		fmt.Fprintf(errOut, "conformance: scenario %q has no specific steps here: connecting and listing tools\n", scenario)
@@ -125,10 +132,17 @@ func runConformance(ctx context.Context, cmd *cobra.Command, url, scenario strin
 	if verbose {
 		cfg.Logger = slog.New(slog.NewTextHandler(errOut, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
+	auth, err := conformanceAuth(scenario)
+	if err != nil {
+		return err
+	}
+	if auth != nil {
+		cfg.OAuth = mcpengine.OAuthOptions{UserAgent: oauth.NewRedirectAgent(nil, conformanceRedirectURI)}
+	}
 	eng := mcpengine.New(cfg)
 	defer closeEngine(eng)
 
-	s, err := eng.Connect(ctx, mcpengine.SessionConfig{Name: "conformance", Server: mcpengine.ServerConfig{URL: url}})
+	s, err := eng.Connect(ctx, mcpengine.SessionConfig{Name: "conformance", Server: mcpengine.ServerConfig{URL: url, Auth: auth}})
 	if err != nil {
 		return fmt.Errorf("conformance %s: connect: %w", scenario, err)
 	}

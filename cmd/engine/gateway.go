@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcpengine/mcpengine/gateway"
 	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/oauth"
 )
 
 // gatewayShutdownTimeout bounds the gateway's shutdown: client sessions,
@@ -104,6 +105,10 @@ func runGateway(cmd *cobra.Command, f *gatewayFlags) error {
 	stderr := cmd.ErrOrStderr()
 	cfg.Logger = gatewayLogger(stderr, f.verbose)
 	cfg.Engine.ClientInfo = messages.Implementation{Name: "mcpengine-gateway", Version: version()}
+	// Upstreams configured with "auth": {"oauth": ...} use the tokens of
+	// `engine login` or, with a client_credentials grant, their own; a
+	// gateway has no browser to send anyone to.
+	cfg.Engine.OAuth.Store = oauth.NewFileStore(tokenDir())
 	// Flushed after the gateway (and its sessions) closed: deferred first.
 	tf := &targetFlags{otel: f.otel, otelArgs: f.otelArgs, verbose: f.verbose}
 	stopTel, err := tf.startTelemetry(cmd, "")

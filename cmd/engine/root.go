@@ -42,6 +42,8 @@ binary started as "engine serve".`,
 		newServeCmd(),
 		newConformanceCmd(),
 		newGatewayCmd(),
+		newLoginCmd(),
+		newLogoutCmd(),
 	)
 	return root
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/mcpengine/mcpengine"
 	"github.com/mcpengine/mcpengine/internal/loadgen"
 	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/oauth"
 	"github.com/mcpengine/mcpengine/telemetry"
 	"github.com/mcpengine/mcpengine/transport/httpx"
 )
@@ -193,6 +194,10 @@ func (f *targetFlags) engineConfig(stderr io.Writer) mcpengine.Config {
 		ProtocolVersion: f.protocolVersion,
 		StrictVersion:   f.strict,
 		RequestTimeout:  f.timeout,
+		// Tokens from `engine login` (or an earlier run's refresh); no
+		// user agent: a server that needs an interactive login fails with
+		// ErrUnauthorized and the hint to log in.
+		OAuth: mcpengine.OAuthOptions{Store: oauth.NewFileStore(tokenDir())},
 	}
 	if f.telemetryOut != nil {
 		cfg.Telemetry = f.telemetryOut.Providers
@@ -255,6 +260,9 @@ func (f *targetFlags) connect(cmd *cobra.Command) (*client, error) {
 // may explain (not to a server that could not start at all, nor to a
 // version mismatch, which the error says in full).
 func (f *targetFlags) connectFailure(cmd *cobra.Command, err error) error {
+	if errors.Is(err, mcpengine.ErrUnauthorized) {
+		return fmt.Errorf("%w; if the server needs you to sign in, run: engine login %s", err, f.loginArgs())
+	}
 	var ce *loadgen.ConnectError
 	if errors.As(err, &ce) && !ce.Fatal && !f.verbose && cmd.Context().Err() == nil && !errors.Is(err, mcpengine.ErrVersionMismatch) {
 		return fmt.Errorf("%w; run with -v to see the server's stderr", err)
@@ -272,4 +280,15 @@ func closeEngine(eng *mcpengine.Engine) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	_ = eng.Close(ctx)
+}
+
+// loginArgs are the target flags to repeat after `engine login`.
+func (f *targetFlags) loginArgs() string {
+	if f.configFile != "" {
+		if f.server != "" {
+			return fmt.Sprintf("--config %s --server %s", f.configFile, f.server)
+		}
+		return "--config " + f.configFile
+	}
+	return "--url " + httpx.RedactURL(f.url)
 }

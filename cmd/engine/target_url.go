@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcpengine/mcpengine"
+	"github.com/mcpengine/mcpengine/oauth"
 	"github.com/mcpengine/mcpengine/transport/httpx"
 )
 
@@ -25,8 +26,13 @@ func (f *targetFlags) urlTarget() (mcpengine.ServerConfig, string, error) {
 		}
 		sc.Headers[name] = os.ExpandEnv(strings.TrimSpace(value))
 	}
-	if f.bearer != "" {
+	switch {
+	case f.bearer != "":
 		sc.Auth = &mcpengine.AuthConfig{Bearer: os.ExpandEnv(f.bearer)}
+	case !hasHeader(sc.Headers, "Authorization"):
+		// No credentials given: answer the server's 401 the OAuth way,
+		// with the token `engine login` kept (dynamic registration).
+		sc.Auth = &mcpengine.AuthConfig{OAuth: &oauth.Config{}}
 	}
 	switch strings.ToLower(f.transport) {
 	case "", "http", "streamable-http", "sse", "ws", "websocket":
@@ -34,4 +40,14 @@ func (f *targetFlags) urlTarget() (mcpengine.ServerConfig, string, error) {
 		return mcpengine.ServerConfig{}, "", usagef("--transport %q: want http, streamable-http, sse or ws", f.transport)
 	}
 	return sc, httpx.RedactURL(f.url), nil
+}
+
+// hasHeader reports whether headers name the header, in any case.
+func hasHeader(headers map[string]string, name string) bool {
+	for k := range headers {
+		if strings.EqualFold(k, name) {
+			return true
+		}
+	}
+	return false
 }

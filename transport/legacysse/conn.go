@@ -206,10 +206,13 @@ func (c *conn) post(o httpcore.Outgoing) {
 			return
 		}
 	}
-	if c.ctx.Err() != nil {
-		return
+	switch {
+	case c.ctx.Err() != nil:
+	case transport.IsPermanent(err):
+		c.sink.Fail(httpcore.StripURL(err))
+	default:
+		c.failed(o, httpcore.ErrorFailure(err, c.scrub))
 	}
-	c.failed(o, httpcore.ErrorFailure(err, c.scrub))
 }
 
 func (c *conn) answered(o httpcore.Outgoing, resp *http.Response) {

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/mcpengine/mcpengine/transport"
 	"github.com/mcpengine/mcpengine/transport/internal/httpcore"
 	"github.com/mcpengine/mcpengine/transport/internal/sse"
 )
@@ -34,6 +35,10 @@ func (c *conn) listen(ctx context.Context, l *listener) {
 		resp, sid, err := c.send(ctx, http.MethodGet, nil, rd.LastEventID())
 		if err != nil {
 			if ctx.Err() != nil {
+				return
+			}
+			if transport.IsPermanent(err) {
+				c.sink.Fail(httpcore.StripURL(err))
 				return
 			}
 			failures++

@@ -17,7 +17,10 @@ func (c *conn) runPost(p *post) {
 	defer c.finish(p)
 	resp, sid, err := c.send(p.ctx, http.MethodPost, p.out.Frame, "")
 	if err != nil {
-		if p.ctx.Err() == nil {
+		switch {
+		case transport.IsPermanent(err):
+			c.sink.Fail(httpcore.StripURL(err))
+		case p.ctx.Err() == nil:
 			c.requestFailed(p, httpcore.ErrorFailure(err, c.scrub.Load()))
 		}
 		return
