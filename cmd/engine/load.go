@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpengine/mcpengine"
 	"github.com/mcpengine/mcpengine/internal/loadgen"
+	"github.com/mcpengine/mcpengine/internal/loadgen/report"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -348,7 +349,7 @@ func loadStatus(r *loadgen.Result, checks []*loadgen.Threshold) error {
 	for i, t := range checks {
 		judgesErrors = judgesErrors || t.Metric.Errors
 		if tr := r.Thresholds[i]; !tr.Pass {
-			crossed = append(crossed, thresholdLine(tr))
+			crossed = append(crossed, report.ThresholdLine(tr))
 		}
 	}
 	if len(crossed) > 0 {
@@ -360,35 +361,9 @@ func loadStatus(r *loadgen.Result, checks []*loadgen.Threshold) error {
 	return nil
 }
 
-func thresholdLine(tr loadgen.ThresholdResult) string {
-	if tr.Note != "" {
-		return fmt.Sprintf("%s (%s)", tr.Expr, tr.Note)
-	}
-	return fmt.Sprintf("%s (%s = %s)", tr.Expr, tr.Metric, loadgen.FormatValue(loadgen.Unit(tr.Unit), tr.Actual))
-}
-
 // describeLoad says in words what the load is, as the report will.
 func describeLoad(c *loadgen.Config) string {
-	return loadShape(c.Model == loadgen.Open, c.Rate, c.StartLevel, c.Stages, c.Sessions, c.Concurrency)
-}
-
-// loadShape says in words what load a run applies: the line before the
-// run and the report after it. sessions is 0 before a closed model's
-// stages set it.
-func loadShape(open bool, rate, start float64, stages []loadgen.Stage, sessions, concurrency int) string {
-	switch {
-	case open && len(stages) > 0:
-		return fmt.Sprintf("open model, arrival rate ramping %s; at most %d in flight on each of %d sessions",
-			loadgen.StagesString(start, stages), concurrency, sessions)
-	case open:
-		return fmt.Sprintf("open model, %g calls/s in total; at most %d in flight on each of %d sessions", rate, concurrency, sessions)
-	case len(stages) > 0 && sessions > 0:
-		return fmt.Sprintf("closed model, sessions ramping %s (up to %d), %d calls in flight each",
-			loadgen.StagesString(start, stages), sessions, concurrency)
-	case len(stages) > 0:
-		return fmt.Sprintf("closed model, sessions ramping %s, %d calls in flight each", loadgen.StagesString(start, stages), concurrency)
-	}
-	return fmt.Sprintf("closed model, %d sessions x %d calls in flight (%d)", sessions, concurrency, sessions*concurrency)
+	return report.LoadShape(c.Model == loadgen.Open, c.Rate, c.StartLevel, c.Stages, c.Sessions, c.Concurrency)
 }
 
 func runLimit(c *loadgen.Config) string {

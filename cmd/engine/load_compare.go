@@ -1,16 +1,13 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
-	"os"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
 	"github.com/mcpengine/mcpengine/internal/loadgen"
+	"github.com/mcpengine/mcpengine/internal/loadgen/report"
 )
 
 func newLoadCompareCmd() *cobra.Command {
@@ -46,11 +43,11 @@ error, 3 regression.`,
 			if err != nil {
 				return usagef("--error-tolerance: %v", err)
 			}
-			base, err := readLoadResult(args[0])
+			base, err := report.ReadJSON(args[0])
 			if err != nil {
 				return err
 			}
-			cur, err := readLoadResult(args[1])
+			cur, err := report.ReadJSON(args[1])
 			if err != nil {
 				return err
 			}
@@ -69,9 +66,9 @@ error, 3 regression.`,
 			w := cmd.OutOrStdout()
 			notes := loadgen.Comparable(base, cur)
 			if asJSON {
-				err = writeCompareJSON(w, deltas, notes)
+				err = report.CompareJSON(w, deltas, notes)
 			} else {
-				printCompare(w, args[0], args[1], deltas, notes, tol, etol)
+				report.CompareText(w, args[0], args[1], deltas, notes, tol, etol)
 			}
 			if err != nil {
 				return err
@@ -108,71 +105,4 @@ func parsePercent(s string) (float64, error) {
 		return 0, fmt.Errorf("%q is not a percentage (10%%) or a fraction (0.1)", s)
 	}
 	return v, nil
-}
-
-func readLoadResult(path string) (*loadgen.Result, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var r loadgen.Result
-	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("%s is not an engine load JSON report: %w", path, err)
-	}
-	if r.Schema != loadgen.SchemaVersion {
-		return nil, fmt.Errorf("%s is not an engine load JSON report (schema %q, want %q)", path, r.Schema, loadgen.SchemaVersion)
-	}
-	return &r, nil
-}
-
-func printCompare(w io.Writer, basePath, newPath string, deltas []loadgen.Delta, notes []string, tol, etol float64) {
-	fmt.Fprintf(w, "Base: %s\nNew:  %s\n", basePath, newPath)
-	for _, n := range notes {
-		fmt.Fprintf(w, "Note: %s\n", n)
-	}
-	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "METRIC\tBASE\tNEW\tCHANGE\tVERDICT")
-	for _, d := range deltas {
-		u := loadgen.Unit(d.Unit)
-		change := "-"
-		switch {
-		case u == loadgen.UnitRatio:
-			change = fmt.Sprintf("%+.2f pp", (d.New-d.Base)*100)
-		case d.Base != 0:
-			change = fmt.Sprintf("%+.1f%%", d.Change*100)
-		}
-		verdict := ""
-		switch {
-		case d.Regression:
-			verdict = "REGRESSION"
-		case d.Checked && d.Worse:
-			verdict = "worse, within tolerance"
-		case d.Checked && d.New != d.Base:
-			verdict = "better"
-		case d.Checked:
-			verdict = "same"
-		case d.Worse:
-			verdict = "(worse, not judged)"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", d.Metric, loadgen.FormatValue(u, d.Base), loadgen.FormatValue(u, d.New), change, verdict)
-	}
-	tw.Flush()
-	fmt.Fprintf(w, "\nTolerance: %.1f%% on latency and throughput, %.2f percentage points on error rates.\n", tol*100, etol*100)
-}
-
-func writeCompareJSON(w io.Writer, deltas []loadgen.Delta, notes []string) error {
-	if notes == nil {
-		notes = []string{}
-	}
-	regression := false
-	for _, d := range deltas {
-		regression = regression || d.Regression
-	}
-	b, err := json.MarshalIndent(map[string]any{"deltas": deltas, "notes": notes, "regression": regression}, "", "  ")
-	if err != nil {
-		return err
-	}
-	_, err = w.Write(append(b, '\n'))
-	return err
 }

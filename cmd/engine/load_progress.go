@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/mcpengine/mcpengine/internal/loadgen"
+	"github.com/mcpengine/mcpengine/internal/loadgen/report"
 )
 
 // plainProgressEvery is how often progress is printed when stderr is not
@@ -80,7 +81,7 @@ func progressLine(pr loadgen.Progress) string {
 	}
 	fmt.Fprintf(&b, ", %.0f/s, p50 %s p99 %s, errors %d (%s), in flight %d, sessions %d",
 		l.CallsPerSecond, fmtDuration(time.Duration(l.P50US)*time.Microsecond), fmtDuration(time.Duration(l.P99US)*time.Microsecond),
-		pr.Errors, percent(pr.Errors, pr.Calls), l.InFlight, l.Sessions)
+		pr.Errors, report.Percent(pr.Errors, pr.Calls), l.InFlight, l.Sessions)
 	if l.Late > 0 {
 		fmt.Fprintf(&b, ", late %d", l.Late)
 	}

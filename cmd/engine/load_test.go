@@ -15,6 +15,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpengine/mcpengine/internal/loadgen/report"
 )
 
 func TestLoadCount(t *testing.T) {
@@ -165,7 +167,7 @@ func TestLoadOutputs(t *testing.T) {
 	f.Close()
 	require.NoError(t, err)
 	require.Len(t, rows, 3, "header, all calls, one request kind")
-	assert.Equal(t, csvHeader, rows[0])
+	assert.Equal(t, report.CSVHeader, rows[0])
 	assert.Equal(t, "*", rows[1][0])
 	assert.Equal(t, "300", rows[1][3])
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpengine/mcpengine"
 	"github.com/mcpengine/mcpengine/internal/loadgen"
+	"github.com/mcpengine/mcpengine/internal/loadgen/report"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -47,20 +48,11 @@ func printTable(w io.Writer, header []string, rows [][]string) error {
 	fmt.Fprintln(tw, strings.Join(header, "\t"))
 	for _, r := range rows {
 		for i := range r {
-			r[i] = oneLine(r[i])
+			r[i] = report.OneLine(r[i])
 		}
 		fmt.Fprintln(tw, strings.Join(r, "\t"))
 	}
 	return tw.Flush()
-}
-
-// oneLine keeps a cell on one line: the first line of s, tabs as spaces.
-func oneLine(s string) string {
-	s = strings.TrimSpace(s)
-	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
-		s = strings.TrimSpace(s[:i]) + " …"
-	}
-	return strings.ReplaceAll(s, "\t", " ")
 }
 
 func orDash(s string) string {
@@ -136,16 +128,6 @@ func contentText(blocks []messages.ContentBlock) string {
 	return strings.Join(parts, "; ")
 }
 
-// rpcCodeNames names the standard JSON-RPC and MCP error codes.
-var rpcCodeNames = map[int64]string{
-	messages.CodeParseError:       "parse error",
-	messages.CodeInvalidRequest:   "invalid request",
-	messages.CodeMethodNotFound:   "method not found",
-	messages.CodeInvalidParams:    "invalid params",
-	messages.CodeInternalError:    "internal error",
-	messages.CodeResourceNotFound: "resource not found",
-}
-
 // requestError turns a request's failure into a one-line message that
 // says what failed and why.
 func requestError(what string, err error) error {
@@ -158,7 +140,7 @@ func requestError(what string, err error) error {
 	switch {
 	case errors.As(err, &rpc):
 		name := ""
-		if n, ok := rpcCodeNames[rpc.Code]; ok {
+		if n, ok := report.RPCCodeNames[rpc.Code]; ok {
 			name = " (" + n + ")"
 		}
 		msg := fmt.Sprintf("%s failed: server returned error %d%s: %s", what, rpc.Code, name, rpc.Message)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/mcpengine/mcpengine/internal/loadgen/report"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -52,7 +53,7 @@ func newPromptCmd() *cobra.Command {
 				return fmt.Errorf("prompt %q: cannot decode the result: %w", name, err)
 			}
 			if res.Description != "" {
-				fmt.Fprintf(w, "# %s\n\n", oneLine(res.Description))
+				fmt.Fprintf(w, "# %s\n\n", report.OneLine(res.Description))
 			}
 			for i, m := range res.Messages {
 				if i > 0 {

@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"fmt"
@@ -12,9 +12,9 @@ import (
 	"github.com/mcpengine/mcpengine/messages"
 )
 
-// errorClassText explains each failure class to someone who has never
+// ErrorClasses explains each failure class to someone who has never
 // used the tool. A class's String is its key in the JSON report.
-var errorClassText = []struct {
+var ErrorClasses = []struct {
 	class loadgen.Class
 	label string
 }{
@@ -26,8 +26,8 @@ var errorClassText = []struct {
 	{loadgen.Other, "other (rejected by the engine, bad result or template)"},
 }
 
-// printLoadReport prints a Result for people.
-func printLoadReport(w io.Writer, r *loadgen.Result) error {
+// Text writes the report for people.
+func Text(w io.Writer, r *loadgen.Result) error {
 	open := r.Model == string(loadgen.Open)
 	fmt.Fprintf(w, "Target:      %s\n", r.Target)
 	if len(r.Workload) == 1 {
@@ -51,12 +51,12 @@ func printLoadReport(w io.Writer, r *loadgen.Result) error {
 	}
 	fmt.Fprintf(w, "Load:        %s\n", loadLine(r))
 	if r.Warmup.Seconds > 0 || r.Warmup.Calls > 0 {
-		fmt.Fprintf(w, "Warm-up:     %s, %d calls (not counted)\n", fmtDuration(secs(r.Warmup.Seconds)), r.Warmup.Calls)
+		fmt.Fprintf(w, "Warm-up:     %s, %d calls (not counted)\n", loadgen.FormatDuration(secs(r.Warmup.Seconds)), r.Warmup.Calls)
 	}
 	c := r.Connect
-	line := fmt.Sprintf("%d sessions ready in %s", r.Sessions, fmtDuration(c.Total))
+	line := fmt.Sprintf("%d sessions ready in %s", r.Sessions, loadgen.FormatDuration(c.Total))
 	if c.Count > 0 {
-		line += fmt.Sprintf("; each connect: start %s, initialize %s (medians", fmtDuration(c.P50), fmtDuration(r.Handshake.P50))
+		line += fmt.Sprintf("; each connect: start %s, initialize %s (medians", loadgen.FormatDuration(c.P50), loadgen.FormatDuration(r.Handshake.P50))
 		if c.Count > int64(r.Sessions) {
 			line += fmt.Sprintf(" of %d connects", c.Count)
 		}
@@ -68,11 +68,11 @@ func printLoadReport(w io.Writer, r *loadgen.Result) error {
 	fmt.Fprintf(w, "Connect:     %s\n", line)
 	fmt.Fprintln(w)
 
-	fmt.Fprintf(w, "Calls:       %d in %s = %.0f calls/s\n", r.Calls, fmtDuration(r.Duration), r.CallsPerSecond)
-	fmt.Fprintf(w, "Succeeded:   %d (%s)\n", r.OK, percent(r.OK, r.Calls))
-	fmt.Fprintf(w, "Failed:      %d (%s)\n", r.Failed, percent(r.Failed, r.Calls))
+	fmt.Fprintf(w, "Calls:       %d in %s = %.0f calls/s\n", r.Calls, loadgen.FormatDuration(r.Duration), r.CallsPerSecond)
+	fmt.Fprintf(w, "Succeeded:   %d (%s)\n", r.OK, Percent(r.OK, r.Calls))
+	fmt.Fprintf(w, "Failed:      %d (%s)\n", r.Failed, Percent(r.Failed, r.Calls))
 	if r.Failed > 0 {
-		for _, e := range errorClassText {
+		for _, e := range ErrorClasses {
 			n := r.Errors.Of(e.class)
 			if n == 0 {
 				continue
@@ -82,7 +82,7 @@ func printLoadReport(w io.Writer, r *loadgen.Result) error {
 				fmt.Fprintf(w, "           by code: %s\n", rpcCodesLine(r.RPCCodes))
 			}
 			if msg := r.FirstErrors[e.class.String()]; msg != "" {
-				fmt.Fprintf(w, "           first: %s\n", oneLine(msg))
+				fmt.Fprintf(w, "           first: %s\n", OneLine(msg))
 			}
 		}
 	}
@@ -94,9 +94,9 @@ func printLoadReport(w io.Writer, r *loadgen.Result) error {
 	if s := r.Schedule; s != nil {
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "Schedule:    %d calls due, %d sent (%.1f/s), %d late (sent more than %s behind schedule), %d never sent\n",
-			s.Intended, s.Sent, s.SentPerSec, s.Late, fmtDuration(time.Duration(s.LateAfterUS)*time.Microsecond), s.Unsent)
+			s.Intended, s.Sent, s.SentPerSec, s.Late, loadgen.FormatDuration(time.Duration(s.LateAfterUS)*time.Microsecond), s.Unsent)
 		if s.SendLag.Count > 0 {
-			fmt.Fprintf(w, "             send lag p50 %s, p99 %s, max %s\n", fmtDuration(s.SendLag.P50), fmtDuration(s.SendLag.P99), fmtDuration(s.SendLag.Max))
+			fmt.Fprintf(w, "             send lag p50 %s, p99 %s, max %s\n", loadgen.FormatDuration(s.SendLag.P50), loadgen.FormatDuration(s.SendLag.P99), loadgen.FormatDuration(s.SendLag.Max))
 		}
 	}
 	if len(r.Methods) > 1 {
@@ -106,7 +106,7 @@ func printLoadReport(w io.Writer, r *loadgen.Result) error {
 		fmt.Fprintln(tw, "  \tcalls\tfailed\tcalls/s\tp50\tp99\tmax\t")
 		for _, m := range r.Methods {
 			fmt.Fprintf(tw, "  %s\t%d\t%d\t%.0f\t%s\t%s\t%s\t\n", m.Name, m.Calls, m.Failed, m.CallsPerSecond,
-				fmtDuration(m.Latency.P50), fmtDuration(m.Latency.P99), fmtDuration(m.Latency.Max))
+				loadgen.FormatDuration(m.Latency.P50), loadgen.FormatDuration(m.Latency.P99), loadgen.FormatDuration(m.Latency.Max))
 		}
 		tw.Flush()
 	}
@@ -132,7 +132,7 @@ func printLoadReport(w io.Writer, r *loadgen.Result) error {
 			if !t.Pass {
 				mark = "FAIL"
 			}
-			fmt.Fprintf(w, "  %s  %s\n", mark, thresholdLine(t))
+			fmt.Fprintf(w, "  %s  %s\n", mark, ThresholdLine(t))
 		}
 	}
 	if len(r.Warnings) > 0 {
@@ -149,7 +149,7 @@ func printLoadReport(w io.Writer, r *loadgen.Result) error {
 }
 
 func loadLine(r *loadgen.Result) string {
-	s := loadShape(r.Model == string(loadgen.Open), r.Rate, r.StartLevel, r.Stages, r.Sessions, r.Concurrency)
+	s := LoadShape(r.Model == string(loadgen.Open), r.Rate, r.StartLevel, r.Stages, r.Sessions, r.Concurrency)
 	if r.Churn > 0 {
 		s += fmt.Sprintf("; each session reconnects after %d calls", r.Churn)
 	}
@@ -176,13 +176,13 @@ func printLatencyTable(w io.Writer, r *loadgen.Result, open bool) {
 		fmt.Fprintln(w, "             every call it held up); service = from the actual send to the answer")
 		fmt.Fprintf(w, "  %-6s %10s %10s\n", "", "latency", "service")
 		for _, x := range rows {
-			fmt.Fprintf(w, "  %-6s %10s %10s   %s\n", x.name, fmtDuration(x.lv), fmtDuration(x.sv), x.note)
+			fmt.Fprintf(w, "  %-6s %10s %10s   %s\n", x.name, loadgen.FormatDuration(x.lv), loadgen.FormatDuration(x.sv), x.note)
 		}
 		return
 	}
 	fmt.Fprintln(w, "Latency:     from sending each call to its answer, all calls (failures included)")
 	for _, x := range rows {
-		fmt.Fprintf(w, "  %-6s %10s   %s\n", x.name, fmtDuration(x.lv), x.note)
+		fmt.Fprintf(w, "  %-6s %10s   %s\n", x.name, loadgen.FormatDuration(x.lv), x.note)
 	}
 }
 
@@ -203,11 +203,11 @@ func printHistogram(w io.Writer, r *loadgen.Result) {
 	prev := int64(0)
 	for _, b := range bs {
 		bar := int((b.Count*width + peak - 1) / peak)
-		label := fmt.Sprintf("%s-%s", fmtDuration(time.Duration(prev)*time.Microsecond), fmtDuration(time.Duration(b.LeUS)*time.Microsecond))
+		label := fmt.Sprintf("%s-%s", loadgen.FormatDuration(time.Duration(prev)*time.Microsecond), loadgen.FormatDuration(time.Duration(b.LeUS)*time.Microsecond))
 		if prev == 0 {
-			label = "≤ " + fmtDuration(time.Duration(b.LeUS)*time.Microsecond)
+			label = "≤ " + loadgen.FormatDuration(time.Duration(b.LeUS)*time.Microsecond)
 		}
-		fmt.Fprintf(w, "  %17s |%-*s %d (%s)\n", label, width, strings.Repeat("■", bar), b.Count, percent(b.Count, total))
+		fmt.Fprintf(w, "  %17s |%-*s %d (%s)\n", label, width, strings.Repeat("■", bar), b.Count, Percent(b.Count, total))
 		prev = b.LeUS
 	}
 }
@@ -226,7 +226,7 @@ func printSessionSpread(w io.Writer, r *loadgen.Result) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "Sessions:    calls per session from %d (session %d) to %d (session %d); slowest p99 %s (session %d)\n",
-		lo.Calls, lo.Session, hi.Calls, hi.Session, fmtDuration(time.Duration(slow.P99US)*time.Microsecond), slow.Session)
+		lo.Calls, lo.Session, hi.Calls, hi.Session, loadgen.FormatDuration(time.Duration(slow.P99US)*time.Microsecond), slow.Session)
 }
 
 func rpcCodesLine(codes map[string]int64) string {
@@ -240,7 +240,7 @@ func rpcCodesLine(codes map[string]int64) string {
 		name := ""
 		var code int64
 		fmt.Sscan(k, &code)
-		if n, ok := rpcCodeNames[code]; ok {
+		if n, ok := RPCCodeNames[code]; ok {
 			name = " " + n
 		}
 		parts[i] = fmt.Sprintf("%s%s ×%d", k, name, codes[k])
@@ -250,7 +250,8 @@ func rpcCodesLine(codes map[string]int64) string {
 
 func secs(s float64) time.Duration { return time.Duration(s * float64(time.Second)) }
 
-func percent(n, of int64) string {
+// Percent renders n as a share of of, "-" when of is 0.
+func Percent(n, of int64) string {
 	if of == 0 {
 		return "-"
 	}
@@ -259,4 +260,50 @@ func percent(n, of int64) string {
 		return "<0.01%"
 	}
 	return fmt.Sprintf("%.2f%%", p)
+}
+
+// ThresholdLine says what a threshold checked and what was measured.
+func ThresholdLine(tr loadgen.ThresholdResult) string {
+	if tr.Note != "" {
+		return fmt.Sprintf("%s (%s)", tr.Expr, tr.Note)
+	}
+	return fmt.Sprintf("%s (%s = %s)", tr.Expr, tr.Metric, loadgen.FormatValue(loadgen.Unit(tr.Unit), tr.Actual))
+}
+
+// LoadShape says in words what load a run applies: the line before the
+// run and the report after it. sessions is 0 before a closed model's
+// stages set it.
+func LoadShape(open bool, rate, start float64, stages []loadgen.Stage, sessions, concurrency int) string {
+	switch {
+	case open && len(stages) > 0:
+		return fmt.Sprintf("open model, arrival rate ramping %s; at most %d in flight on each of %d sessions",
+			loadgen.StagesString(start, stages), concurrency, sessions)
+	case open:
+		return fmt.Sprintf("open model, %g calls/s in total; at most %d in flight on each of %d sessions", rate, concurrency, sessions)
+	case len(stages) > 0 && sessions > 0:
+		return fmt.Sprintf("closed model, sessions ramping %s (up to %d), %d calls in flight each",
+			loadgen.StagesString(start, stages), sessions, concurrency)
+	case len(stages) > 0:
+		return fmt.Sprintf("closed model, sessions ramping %s, %d calls in flight each", loadgen.StagesString(start, stages), concurrency)
+	}
+	return fmt.Sprintf("closed model, %d sessions x %d calls in flight (%d)", sessions, concurrency, sessions*concurrency)
+}
+
+// RPCCodeNames names the standard JSON-RPC and MCP error codes.
+var RPCCodeNames = map[int64]string{
+	messages.CodeParseError:       "parse error",
+	messages.CodeInvalidRequest:   "invalid request",
+	messages.CodeMethodNotFound:   "method not found",
+	messages.CodeInvalidParams:    "invalid params",
+	messages.CodeInternalError:    "internal error",
+	messages.CodeResourceNotFound: "resource not found",
+}
+
+// OneLine keeps a cell on one line: the first line of s, tabs as spaces.
+func OneLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		s = strings.TrimSpace(s[:i]) + " …"
+	}
+	return strings.ReplaceAll(s, "\t", " ")
 }

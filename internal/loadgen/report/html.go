@@ -1,4 +1,4 @@
-package main
+package report
 
 import (
 	"bytes"
@@ -17,16 +17,16 @@ import (
 // browser with no network, and shows the same thing everywhere.
 
 var loadHTML = template.Must(template.New("report").Funcs(template.FuncMap{
-	"dur": func(d time.Duration) string { return fmtDuration(d) },
-	"us":  func(v int64) string { return fmtDuration(time.Duration(v) * time.Microsecond) },
-	"pct": func(n, of int64) string { return percent(n, of) },
+	"dur": func(d time.Duration) string { return loadgen.FormatDuration(d) },
+	"us":  func(v int64) string { return loadgen.FormatDuration(time.Duration(v) * time.Microsecond) },
+	"pct": func(n, of int64) string { return Percent(n, of) },
 	"ratio": func(v float64) string {
 		return loadgen.FormatPercent(v)
 	},
 	"bytes": func(v int64) string { return loadgen.FormatBytes(float64(v)) },
 	"f1":    func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) },
 	"f0":    func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) },
-	"thr":   thresholdLine,
+	"thr":   ThresholdLine,
 }).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -105,15 +105,16 @@ type classRow struct {
 }
 
 // writeLoadHTML writes the self-contained HTML report.
-func writeLoadHTML(w io.Writer, r *loadgen.Result) error {
+// HTML writes the report as one self-contained page.
+func HTML(w io.Writer, r *loadgen.Result) error {
 	open := r.Model == string(loadgen.Open)
 	data := map[string]any{
 		"R": r, "Open": open, "Load": loadLine(r), "HeapMax": int64(r.Client.HeapBytesMax),
 	}
 	var classes []classRow
-	for _, e := range errorClassText {
+	for _, e := range ErrorClasses {
 		if n := r.Errors.Of(e.class); n > 0 {
-			classes = append(classes, classRow{Label: e.label, N: n, First: oneLine(r.FirstErrors[e.class.String()])})
+			classes = append(classes, classRow{Label: e.label, N: n, First: OneLine(r.FirstErrors[e.class.String()])})
 		}
 	}
 	data["Classes"] = classes
@@ -125,7 +126,7 @@ func writeLoadHTML(w io.Writer, r *loadgen.Result) error {
 		pts = r.Timeline.Points
 	}
 	secFmt := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) + "s" }
-	usFmt := func(v float64) string { return fmtDuration(time.Duration(v * float64(time.Microsecond))) }
+	usFmt := func(v float64) string { return loadgen.FormatDuration(time.Duration(v * float64(time.Microsecond))) }
 	numFmt := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	warm := r.Warmup.Seconds
 	line := func(name, color string, dash bool, get func(loadgen.Point) float64) series {
