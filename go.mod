@@ -35,6 +35,8 @@ require (
 
 require golang.org/x/oauth2 v0.38.0
 
+require github.com/yosida95/uritemplate/v3 v3.0.2
+
 require (
 	github.com/Workiva/go-datastructures v1.1.3 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
