@@ -7,8 +7,11 @@ PKGS    := ./...
 
 all: lint test
 
+# The version `engine --version` prints: git describe, when git can tell.
+VERSION := $(shell git describe --tags --always --dirty 2>/dev/null)
+
 build:
-	$(GO) build -o $(BIN) ./cmd/engine
+	$(GO) build -ldflags "-X main.buildVersion=$(VERSION)" -o $(BIN) ./cmd/engine
 
 # The main job on the embedded default: a short load run against the demo
 # server (started as subprocesses by the engine itself), then its report.

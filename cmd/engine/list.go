@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -31,7 +32,7 @@ Text output is a table; --json prints {"tools": [...]} (or "resources",
 	}
 	f.register(cmd.PersistentFlags())
 	cmd.AddCommand(
-		listSub("tools", "List the tools (name, description)", &f, listTools),
+		listSub("tools", "List the tools (name, arguments, description)", &f, listTools),
 		listSub("resources", "List the resources (URI, name, MIME type, description)", &f, listResources),
 		listSub("templates", "List the resource templates (URI template, name, description)", &f, listTemplates),
 		listSub("prompts", "List the prompts (name, arguments, description)", &f, listPrompts),
@@ -69,10 +70,71 @@ func listTools(cmd *cobra.Command, f *targetFlags, c *client) error {
 		return nil
 	}
 	rows := make([][]string, 0, len(tools))
+	anyRequired := false
 	for _, t := range tools {
-		rows = append(rows, []string{t.Name, orDash(t.Description)})
+		args, required := toolArguments(t.InputSchema)
+		anyRequired = anyRequired || required
+		rows = append(rows, []string{t.Name, orDash(args), orDash(t.Description)})
 	}
-	return printTable(w, []string{"NAME", "DESCRIPTION"}, rows)
+	if err := printTable(w, []string{"NAME", "ARGUMENTS", "DESCRIPTION"}, rows); err != nil {
+		return err
+	}
+	if anyRequired {
+		fmt.Fprintln(w, "(* required argument)")
+	}
+	return nil
+}
+
+// toolArguments summarizes a tool's inputSchema as its top-level
+// properties, "name:type", required ones marked with *, in the schema's
+// order of required first then the rest sorted; and whether any is
+// required.
+func toolArguments(schema messages.RawMessage) (string, bool) {
+	var s struct {
+		Properties map[string]struct {
+			Type any `json:"type"`
+		} `json:"properties"`
+		Required []string `json:"required"`
+	}
+	if len(schema) == 0 || messages.Unmarshal(schema, &s) != nil {
+		return "", false
+	}
+	required := map[string]bool{}
+	var parts []string
+	describe := func(name string) string {
+		typ := ""
+		switch t := s.Properties[name].Type.(type) {
+		case string:
+			typ = ":" + t
+		case []any:
+			names := make([]string, 0, len(t))
+			for _, x := range t {
+				names = append(names, fmt.Sprint(x))
+			}
+			typ = ":" + strings.Join(names, "|")
+		}
+		if required[name] {
+			return name + "*" + typ
+		}
+		return name + typ
+	}
+	for _, name := range s.Required {
+		if _, ok := s.Properties[name]; ok && !required[name] {
+			required[name] = true
+			parts = append(parts, describe(name))
+		}
+	}
+	rest := make([]string, 0, len(s.Properties))
+	for name := range s.Properties {
+		if !required[name] {
+			rest = append(rest, name)
+		}
+	}
+	sort.Strings(rest)
+	for _, name := range rest {
+		parts = append(parts, describe(name))
+	}
+	return strings.Join(parts, ", "), len(required) > 0
 }
 
 func listResources(cmd *cobra.Command, f *targetFlags, c *client) error {

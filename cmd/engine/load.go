@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -172,7 +173,11 @@ func runLoad(cmd *cobra.Command, f *targetFlags, lf *loadFlags) error {
 	if prog != nil {
 		prog.done()
 	}
-	if err != nil {
+	var te *loadgen.TemplateError
+	switch {
+	case errors.As(err, &te):
+		return &usageError{te}
+	case err != nil:
 		return f.connectFailure(cmd, err)
 	}
 	for _, t := range checks {

@@ -387,3 +387,37 @@ func TestLoadUsageErrors(t *testing.T) {
 		assert.Empty(t, r.stdout, "%v", args)
 	}
 }
+
+func TestLoadTemplateMistakesAreUsageErrorsInPlainWords(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct{ args, want string }{
+		{`{"text":"{{.Nope}}"}`, "there is no field Nope (the fields are .N, .Session"},
+		{`{"text":"{{.Nope"}`, "argument template: line 1:"},
+		{`{"text":"{{randInt 1}}"}`, "wrong number of args for randInt"},
+	} {
+		r := engine(t, "", "load", "-n", "10", "--args", c.args)
+		assert.Equal(t, 2, r.code, "%s: %s", c.args, r.stderr)
+		assert.Contains(t, r.stderr, c.want, c.args)
+		assert.NotContains(t, r.stderr, "loadgen.", "the Go type the template runs on is no business of the user")
+	}
+}
+
+func TestListToolsSummarizesArguments(t *testing.T) {
+	t.Parallel()
+	r := engine(t, "", "list", "tools")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "NAME")
+	assert.Contains(t, r.stdout, "ARGUMENTS")
+	assert.Regexp(t, `(?m)^add\s+a\*:number, b\*:number\s+Adds two numbers\.`, r.stdout)
+	assert.Contains(t, r.stdout, "(* required argument)")
+}
+
+func TestVersionAndCompletion(t *testing.T) {
+	t.Parallel()
+	r := engine(t, "", "--version")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Regexp(t, `^engine version \S+\n$`, r.stdout)
+	r = engine(t, "", "completion", "bash")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "bash completion")
+}

@@ -30,7 +30,8 @@ binary started as "engine serve".`,
 		SilenceUsage:  true,
 		Version:       version(),
 	}
-	root.CompletionOptions.DisableDefaultCmd = true
+	// `engine completion bash|zsh|fish|powershell` prints the script.
+	root.CompletionOptions.HiddenDefaultCmd = false
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err} })
 	root.AddCommand(
 		newListCmd(),
@@ -48,13 +49,41 @@ binary started as "engine serve".`,
 	return root
 }
 
-// version is the module version the binary was built from ("dev" for a
-// build from a work tree).
+// buildVersion is set by `make build` (-ldflags -X) from git describe,
+// for builds where Go records no version control information
+// (GOFLAGS=-buildvcs=false).
+var buildVersion string
+
+// version is the module version the binary was built from: the tagged or
+// pseudo-version `go install` and `go build` record, else the commit the
+// work tree was at ("dev+1a2b3c4d5e6f", "-dirty" with uncommitted
+// changes), else "dev".
 func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
+	if buildVersion != "" {
+		return buildVersion
 	}
-	return "dev"
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "dev"
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	var rev, dirty string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "-dirty"
+			}
+		}
+	}
+	if rev == "" {
+		return "dev"
+	}
+	return "dev+" + rev[:min(len(rev), 12)] + dirty
 }
 
 // exactArgs is cobra.ExactArgs with a usage error and a clearer message.

@@ -289,6 +289,11 @@ func (r *runner) dryRun() error {
 	td := TemplateData{SessionName: r.slots[0].name, Row: r.wl.row(0)}
 	for _, q := range r.wl.reqs {
 		if _, err := q.build(&td); err != nil {
+			var te *TemplateError
+			if errors.As(err, &te) {
+				te.Request = q.Name
+				return te
+			}
 			return fmt.Errorf("request %q: %w", q.Name, err)
 		}
 	}

@@ -92,7 +92,7 @@ func isTemplate(s string) bool { return strings.Contains(s, "{{") }
 func parseTemplate(name, text string) (*template.Template, error) {
 	t, err := template.New(name).Funcs(templateFuncs).Option("missingkey=error").Parse(text)
 	if err != nil {
-		return nil, fmt.Errorf("template %s: %w", name, err)
+		return nil, &TemplateError{Request: name, Err: err}
 	}
 	return t, nil
 }

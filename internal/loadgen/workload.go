@@ -109,7 +109,12 @@ func compileWorkload(w *Workload) (*compiled, error) {
 	names := map[string]int{}
 	for i, r := range w.Requests {
 		req, err := compileRequest(r)
-		if err != nil {
+		var te *TemplateError
+		switch {
+		case errors.As(err, &te):
+			te.Request = fmt.Sprintf("%d (%s)", i+1, describeRequest(r))
+			return nil, te
+		case err != nil:
 			return nil, fmt.Errorf("request %d (%s): %w", i+1, describeRequest(r), err)
 		}
 		req.index = i
@@ -306,7 +311,7 @@ func (r *request) build(td *TemplateData) (messages.RawMessage, error) {
 	case r.text != nil:
 		b, err := render(r.text, td)
 		if err != nil {
-			return nil, fmt.Errorf("args template: %w", err)
+			return nil, &TemplateError{Request: r.Name, Err: err}
 		}
 		if !json.Valid(b) {
 			return nil, fmt.Errorf("args template rendered invalid JSON: %s", clip(b))
@@ -315,7 +320,7 @@ func (r *request) build(td *TemplateData) (messages.RawMessage, error) {
 	case r.tree != nil:
 		b, err := r.tree.appendJSON(nil, td)
 		if err != nil {
-			return nil, fmt.Errorf("args template: %w", err)
+			return nil, &TemplateError{Request: r.Name, Err: err}
 		}
 		args = b
 	case r.gen != nil:
