@@ -1,0 +1,104 @@
+package oauth
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"golang.org/x/oauth2"
+)
+
+// authorizationCode runs the authorization code grant with PKCE S256
+// (OAuth 2.1 §4.1, RFC 7636) and RFC 8707 resource indicators: the user
+// agent takes the user to the authorization endpoint, and the code it
+// brings back is exchanged at the token endpoint.
+func (a *authorizer) authorizationCode(ctx context.Context, d *discovery, rec *Record, scopes []string) (*oauth2.Token, error) {
+	if a.agent == nil {
+		return nil, &UnauthorizedError{Reason: "the server needs an interactive login", Err: ErrLoginRequired}
+	}
+	// MCP 2025-11-25: a client must refuse an authorization server whose
+	// metadata does not advertise S256 (an absent
+	// code_challenge_methods_supported means no PKCE). Servers without
+	// metadata (the 2025-03-26 default endpoints) cannot say and get S256.
+	if d.asFromMetadata && !slices.Contains(d.as.CodeChallengeMethodsSupported, "S256") {
+		return nil, unauthorized("the authorization server does not advertise PKCE S256 in code_challenge_methods_supported", nil)
+	}
+	if d.as.AuthorizationEndpoint == "" {
+		return nil, unauthorized("the authorization server metadata has no authorization_endpoint", nil)
+	}
+	redirectURI, err := a.agent.RedirectURI(ctx)
+	if err != nil {
+		return nil, err
+	}
+	id, err := a.resolveClient(ctx, d, rec, redirectURI)
+	if err != nil {
+		return nil, err
+	}
+	conf := &oauth2.Config{
+		ClientID:    id.ID,
+		Endpoint:    oauth2.Endpoint{AuthURL: d.as.AuthorizationEndpoint, TokenURL: d.as.TokenEndpoint},
+		RedirectURL: redirectURI,
+		Scopes:      scopes,
+	}
+	state := randomString(32)
+	verifier := oauth2.GenerateVerifier()
+	resource := oauth2.SetAuthURLParam("resource", d.resource)
+	authURL := conf.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier), resource)
+
+	a.log.DebugContext(ctx, "oauth: authorization request", "endpoint", d.as.AuthorizationEndpoint, "scopes", scopes, "resource", d.resource)
+	q, err := a.agent.Authorize(ctx, authURL)
+	if err != nil {
+		return nil, err
+	}
+	if code := q.Get("error"); code != "" {
+		return nil, &UnauthorizedError{Code: code, Description: q.Get("error_description"), Reason: "the authorization server refused the authorization request"}
+	}
+	if q.Get("state") != state {
+		return nil, unauthorized("the authorization response's state does not match the request's", nil)
+	}
+	code := q.Get("code")
+	if code == "" {
+		return nil, unauthorized("the authorization response carries no code", nil)
+	}
+
+	// The client assertion (private_key_jwt) is made now, after the user
+	// step, so that a slow login does not outlive it.
+	style, secret, extra, err := id.tokenRequestAuth(d.as.Issuer)
+	if err != nil {
+		return nil, err
+	}
+	conf.ClientSecret, conf.Endpoint.AuthStyle = secret, style
+	opts := []oauth2.AuthCodeOption{oauth2.VerifierOption(verifier), resource}
+	for k := range extra {
+		opts = append(opts, oauth2.SetAuthURLParam(k, extra.Get(k)))
+	}
+	tok, err := conf.Exchange(a.oauthContext(ctx), code, opts...)
+	if err != nil {
+		return nil, refusal(sanitizeTokenError(err), "the token endpoint refused the authorization code")
+	}
+	return tok, nil
+}
+
+// errNoRefreshToken says a refresh was asked of a token without one.
+var errNoRefreshToken = errors.New("oauth: no refresh token")
+
+// refresh runs the refresh_token grant, with the resource indicator
+// (RFC 8707 §2.2) that oauth2.Config's refresh cannot send. A server that
+// does not rotate refresh tokens keeps the old one valid (x/oauth2 copies
+// it into the new token).
+func (a *authorizer) refresh(ctx context.Context, d *discovery, rec *Record) (*oauth2.Token, error) {
+	if rec.Token == nil || rec.Token.RefreshToken == "" {
+		return nil, errNoRefreshToken
+	}
+	id, err := a.resolveClient(ctx, d, rec, "")
+	if err != nil {
+		return nil, err
+	}
+	params := map[string][]string{
+		"grant_type":    {"refresh_token"},
+		"refresh_token": {rec.Token.RefreshToken},
+		"resource":      {d.resource},
+	}
+	a.log.DebugContext(ctx, "oauth: refreshing the access token", "endpoint", d.as.TokenEndpoint)
+	return a.postToken(ctx, d.as.TokenEndpoint, id, d.as.Issuer, params)
+}
