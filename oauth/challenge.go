@@ -32,9 +32,11 @@ func parseBearerChallenge(h http.Header) (bc bearerChallenge, ok bool) {
 			}
 			bc = bearerChallenge{
 				ResourceMetadata: c.Params["resource_metadata"],
-				Scopes:           strings.Fields(c.Params["scope"]),
 				Error:            c.Params["error"],
 				ErrorDescription: c.Params["error_description"],
+			}
+			if s := strings.Fields(c.Params["scope"]); len(s) > 0 {
+				bc.Scopes = s
 			}
 			return bc, true
 		}
