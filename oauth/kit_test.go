@@ -624,3 +624,16 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(v)
 }
+
+// newHeaderRecorder serves an origin that records the Authorization header
+// it receives.
+func newHeaderRecorder(t *testing.T, got *string) string {
+	var mu sync.Mutex
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		*got = r.Header.Get("Authorization")
+		mu.Unlock()
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}

@@ -160,7 +160,7 @@ func (a *authorizer) acquire(ctx context.Context, req obtainRequest) (fullAuth b
 	if req.challenge != nil {
 		challenged = req.challenge.Scopes
 	}
-	scopes := a.selectScopes(d, challenged, rec.Scopes)
+	scopes := a.selectScopes(d, challenged, rec.Scopes, req.reason == reasonStepUp)
 	var tok *oauth2.Token
 	switch a.grant {
 	case GrantClientCredentials:
