@@ -35,7 +35,7 @@ require (
 
 require golang.org/x/oauth2 v0.38.0
 
-require github.com/golang-jwt/jwt/v5 v5.3.1 // indirect
+require github.com/golang-jwt/jwt/v5 v5.3.1
 
 require (
 	github.com/Workiva/go-datastructures v1.1.3 // indirect

@@ -99,4 +99,3 @@ func TestFileStorePermissionsAndAtomicReplace(t *testing.T) {
 	require.Error(t, err)
 	assert.NotContains(t, err.Error(), "secretvalue")
 }
-
