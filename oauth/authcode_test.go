@@ -214,3 +214,57 @@ func TestTokenNotSentElsewhere(t *testing.T) {
 	resp.Body.Close()
 	assert.Empty(t, got)
 }
+
+// TestResponseIssuerChecked: RFC 9207 as the MCP draft asks.
+func TestResponseIssuerChecked(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  kitConfig
+		ok   bool
+	}{
+		{"advertised and right", kitConfig{issSupported: true, issParam: "right"}, true},
+		{"not advertised, right", kitConfig{issParam: "right"}, true},
+		{"not advertised, absent", kitConfig{}, true},
+		{"advertised and absent", kitConfig{issSupported: true}, false},
+		{"wrong issuer", kitConfig{issParam: "https://attacker.example"}, false},
+		{"wrong issuer on an error response", kitConfig{issParam: "https://attacker.example", authError: "access_denied"}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			k := newKit(t, tc.cfg)
+			a := k.authorizer(Config{}, Options{})
+			status, err := k.call(k.mcpClient(a), "initialize")
+			if tc.ok {
+				require.NoError(t, err)
+				assert.Equal(t, http.StatusOK, status)
+				return
+			}
+			var ue *UnauthorizedError
+			require.True(t, errors.As(err, &ue), "error: %v", err)
+			assert.Contains(t, ue.Reason, "RFC 9207")
+			assert.Empty(t, ue.Code, "an error response from another issuer is not acted on")
+			_, tokenReqs, _ := k.snapshot()
+			assert.Empty(t, tokenReqs)
+		})
+	}
+}
+
+// TestIssuerMismatchRefused: metadata whose issuer is not the one it was
+// fetched for is not used (RFC 8414 §3.3).
+func TestIssuerMismatchRefused(t *testing.T) {
+	for _, issuer := range []string{"https://honest.example", "with-trailing-slash"} {
+		k := newKit(t, kitConfig{})
+		k.cfg.metadataIssuer = issuer
+		if issuer == "with-trailing-slash" {
+			k.cfg.metadataIssuer = k.issuer() + "/"
+		}
+		a := k.authorizer(Config{}, Options{})
+		_, err := k.call(k.mcpClient(a), "initialize")
+		var ue *UnauthorizedError
+		require.True(t, errors.As(err, &ue), "error: %v", err)
+		assert.Contains(t, ue.Reason, "issuer")
+		authReqs, _, regs := k.snapshot()
+		assert.Empty(t, authReqs)
+		assert.Empty(t, regs)
+	}
+}

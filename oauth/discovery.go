@@ -30,6 +30,9 @@ type authServerMetadata struct {
 	TokenEndpointAuthMethodsSupported []string `json:"token_endpoint_auth_methods_supported"`
 	GrantTypesSupported               []string `json:"grant_types_supported"`
 	ClientIDMetadataDocumentSupported bool     `json:"client_id_metadata_document_supported"`
+	// IssParameterSupported: the authorization response carries iss
+	// (RFC 9207), which the client must then check.
+	IssParameterSupported bool `json:"authorization_response_iss_parameter_supported"`
 }
 
 // discovery is what the client learned about where and how to obtain
@@ -115,12 +118,10 @@ func (a *authorizer) discover(ctx context.Context, ch *bearerChallenge) (*discov
 	if !found {
 		return nil, unauthorized(fmt.Sprintf("authorization server %q publishes no usable metadata", issuer), nil)
 	}
-	// RFC 8414 §3.3: the metadata must be the issuer's own.
-	if meta.Issuer != "" && strings.TrimSuffix(meta.Issuer, "/") != strings.TrimSuffix(issuer, "/") {
+	// RFC 8414 §3.3 (and the MCP draft): the metadata must be the
+	// issuer's own, its issuer identical to the one it was fetched for.
+	if meta.Issuer != issuer {
 		return nil, unauthorized(fmt.Sprintf("authorization server metadata names issuer %q, expected %q", meta.Issuer, issuer), nil)
-	}
-	if meta.Issuer == "" {
-		meta.Issuer = issuer
 	}
 	d.as, d.asFromMetadata = meta, true
 	return d, nil

@@ -3,6 +3,7 @@ package oauth
 import (
 	"context"
 	"errors"
+	"net/url"
 	"slices"
 
 	"golang.org/x/oauth2"
@@ -48,6 +49,9 @@ func (a *authorizer) authorizationCode(ctx context.Context, d *discovery, rec *R
 	a.log.DebugContext(ctx, "oauth: authorization request", "endpoint", d.as.AuthorizationEndpoint, "scopes", scopes, "resource", d.resource)
 	q, err := a.agent.Authorize(ctx, authURL)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkResponseIssuer(q, d); err != nil {
 		return nil, err
 	}
 	if code := q.Get("error"); code != "" {
@@ -101,4 +105,20 @@ func (a *authorizer) refresh(ctx context.Context, d *discovery, rec *Record) (*o
 	}
 	a.log.DebugContext(ctx, "oauth: refreshing the access token", "endpoint", d.as.TokenEndpoint)
 	return a.postToken(ctx, d.as.TokenEndpoint, id, d.as.Issuer, params)
+}
+
+// checkResponseIssuer applies RFC 9207 §2.4 as the MCP draft (2026-07-28)
+// asks, before the code is used or an error shown: an iss in the
+// response must be the recorded issuer, compared as plain strings; a
+// server that advertises iss must send it. This defeats mix-up attacks
+// where another authorization server's response is injected.
+func checkResponseIssuer(q url.Values, d *discovery) error {
+	iss, present := q["iss"]
+	switch {
+	case present && (len(iss) != 1 || iss[0] != d.as.Issuer):
+		return unauthorized("the authorization response comes from another issuer (RFC 9207 iss mismatch)", nil)
+	case !present && d.as.IssParameterSupported:
+		return unauthorized("the authorization response lacks the iss its server advertises (RFC 9207)", nil)
+	}
+	return nil
 }

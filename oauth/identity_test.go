@@ -24,6 +24,7 @@ func TestDynamicRegistrationIsKept(t *testing.T) {
 	assert.Equal(t, []any{testRedirectURI}, reg["redirect_uris"])
 	assert.ElementsMatch(t, []any{"authorization_code", "refresh_token"}, reg["grant_types"])
 	assert.Equal(t, authNone, reg["token_endpoint_auth_method"])
+	assert.Equal(t, "native", reg["application_type"], "a loopback redirect is a native application's")
 
 	// A second Authorizer (another process) with the same store reuses the
 	// registration instead of registering again.

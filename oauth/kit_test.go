@@ -58,6 +58,9 @@ type kitConfig struct {
 	jwtClients      map[string]*ecdsa.PublicKey
 	wrongState      bool
 	authError       string // /authorize answers with this error
+	issSupported    bool   // metadata advertises authorization_response_iss_parameter_supported
+	issParam        string // iss in the authorization response: "" none, "right", or a wrong value
+	metadataIssuer  string // overrides the issuer the metadata names
 }
 
 type tokenRequest struct {
@@ -282,6 +285,12 @@ func (k *kit) serveMetadata(w http.ResponseWriter) {
 	if k.cfg.cimd {
 		doc["client_id_metadata_document_supported"] = true
 	}
+	if k.cfg.metadataIssuer != "" {
+		doc["issuer"] = k.cfg.metadataIssuer
+	}
+	if k.cfg.issSupported {
+		doc["authorization_response_iss_parameter_supported"] = true
+	}
 	if k.cfg.openID {
 		doc["jwks_uri"] = base + "/jwks"
 		doc["subject_types_supported"] = []string{"public"}
@@ -322,6 +331,13 @@ func (k *kit) serveAuthorize(w http.ResponseWriter, r *http.Request) {
 		state = "not-the-state-sent"
 	}
 	v.Set("state", state)
+	switch k.cfg.issParam {
+	case "":
+	case "right":
+		v.Set("iss", k.issuer())
+	default:
+		v.Set("iss", k.cfg.issParam)
+	}
 	if k.cfg.authError != "" {
 		v.Set("error", k.cfg.authError)
 		v.Set("error_description", "the user said no")

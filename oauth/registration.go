@@ -7,11 +7,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
+	"strings"
 )
 
 // registrationRequest is the RFC 7591 §2 client metadata the client sends.
 type registrationRequest struct {
 	ClientName              string   `json:"client_name,omitempty"`
+	ApplicationType         string   `json:"application_type,omitempty"`
 	RedirectURIs            []string `json:"redirect_uris,omitempty"`
 	GrantTypes              []string `json:"grant_types"`
 	ResponseTypes           []string `json:"response_types,omitempty"`
@@ -86,6 +89,13 @@ func (a *authorizer) register(ctx context.Context, d *discovery, redirectURI str
 		body.GrantTypes = []string{"authorization_code", "refresh_token"}
 		body.ResponseTypes = []string{"code"}
 		body.RedirectURIs = []string{redirectURI}
+		// OpenID Connect servers check redirect URIs against the
+		// application type (MCP draft: MUST send it): loopback redirects
+		// are a native application's.
+		body.ApplicationType = "web"
+		if isLoopbackRedirect(redirectURI) {
+			body.ApplicationType = "native"
+		}
 	}
 	buf, err := json.Marshal(body)
 	if err != nil {
@@ -115,4 +125,17 @@ func (a *authorizer) register(ctx context.Context, d *discovery, redirectURI str
 	}
 	a.log.DebugContext(ctx, "oauth: registered a client", "endpoint", d.as.RegistrationEndpoint, "auth_method", method)
 	return clientIdentity{ID: rr.ClientID, Secret: rr.ClientSecret, Method: method, key: a.key}, nil
+}
+
+// isLoopbackRedirect reports whether a redirect URI goes to this machine.
+func isLoopbackRedirect(raw string) bool {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return false
+	}
+	switch h := u.Hostname(); {
+	case h == "localhost", h == "::1", strings.HasPrefix(h, "127."):
+		return true
+	}
+	return u.Scheme != "http" && u.Scheme != "https" // private-use URI schemes are native too
 }

@@ -80,7 +80,7 @@ func TestSingleFlightProactiveRefresh(t *testing.T) {
 	k := newKit(t, kitConfig{refreshTokens: true, preClients: map[string]string{"seed-client": "seed-secretvalue"}})
 	store := NewMemoryStore()
 	a := k.authorizer(Config{ClientID: "seed-client", ClientSecret: "seed-secretvalue"},
-		Options{Store: store, RefreshBefore: time.Hour})
+		Options{Store: store, RefreshBefore: 30 * time.Minute}) // the seed is inside it, the refreshed token (1h) is not
 	seedRecord(t, k, store, a, "at-seed-secretvalue", true, time.Now().Add(10*time.Minute))
 
 	statuses, errs := callConcurrently(k, k.mcpClient(a), concurrentCalls)
@@ -137,4 +137,20 @@ func countPath(paths []string, p string) int {
 		}
 	}
 	return n
+}
+
+// TestRefreshedTokenRefusedRunsGrantOnce: a server that refuses every
+// token gets one refresh, then one authorization, then a permanent
+// error, not a refresh loop.
+func TestRefreshedTokenRefusedRunsGrantOnce(t *testing.T) {
+	k := newKit(t, kitConfig{refreshTokens: true, rejectAllTokens: true, preClients: map[string]string{"seed-client": "seed-secretvalue"}})
+	store := NewMemoryStore()
+	a := k.authorizer(Config{ClientID: "seed-client", ClientSecret: "seed-secretvalue"}, Options{Store: store})
+	seedRecord(t, k, store, a, "at-seed-secretvalue", true, time.Now().Add(time.Hour))
+	_, err := k.call(k.mcpClient(a), "tools/list")
+	require.ErrorIs(t, err, ErrUnauthorized)
+	assert.Contains(t, err.Error(), "token revoked by policy")
+	assert.Equal(t, 1, k.countTokenRequests("refresh_token"))
+	authReqs, _, _ := k.snapshot()
+	assert.Len(t, authReqs, 1)
 }

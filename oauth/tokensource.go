@@ -30,6 +30,8 @@ const (
 type obtainRequest struct {
 	reason    obtainReason
 	challenge *bearerChallenge // of the answer that asked for it, if any
+	// noRefresh: a refreshed token was refused already; run the grant.
+	noRefresh bool
 }
 
 // flight is the one token operation in progress for an authorizer. Its
@@ -125,7 +127,9 @@ func (a *authorizer) acquire(ctx context.Context, req obtainRequest) (fullAuth b
 	cur, d := a.rec, a.disc
 	a.mu.Unlock()
 
-	if d == nil {
+	// Login rediscovers: the server may have moved to another
+	// authorization server since.
+	if d == nil || req.reason == reasonLogin {
 		if d, err = a.discover(ctx, req.challenge); err != nil {
 			return false, nil, err
 		}
@@ -144,7 +148,7 @@ func (a *authorizer) acquire(ctx context.Context, req obtainRequest) (fullAuth b
 	}
 	rec.Resource = d.resource
 
-	if (req.reason == reasonRejected || req.reason == reasonExpiring) && rec.Token != nil && rec.Token.RefreshToken != "" {
+	if (req.reason == reasonRejected || req.reason == reasonExpiring) && !req.noRefresh && rec.Token != nil && rec.Token.RefreshToken != "" {
 		tok, err := a.refresh(ctx, d, rec)
 		if err == nil {
 			rec.Token = tok

@@ -43,6 +43,7 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	var (
 		stepUps   int
 		freshAuth bool // the token sent came from a grant run for this request
+		refreshed bool // the token sent came from a refresh for this request
 		attempts  = 4 + 2*t.a.maxStepUps
 	)
 	for attempt := 0; attempt < attempts; attempt++ {
@@ -66,49 +67,61 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			return nil, err
 		}
 
-		switch resp.StatusCode {
-		case http.StatusUnauthorized:
-			ch, _ := parseBearerChallenge(resp.Header)
-			discard(resp)
-			if freshAuth && tok != nil && t.a.generationIs(gen) {
-				return nil, &UnauthorizedError{Status: resp.StatusCode, Code: ch.Error, Description: ch.ErrorDescription,
-					Reason: "the server refused the token of a fresh authorization"}
-			}
-			reason := reasonNoToken
-			if tok != nil {
-				reason = reasonRejected
-			}
-			t.a.log.DebugContext(ctx, "oauth: 401 challenge", "error", ch.Error, "scope", ch.Scopes, "had_token", tok != nil)
-			full, err := t.a.obtain(ctx, gen, obtainRequest{reason: reason, challenge: &ch})
-			if err != nil {
-				return nil, err
-			}
-			freshAuth = freshAuth || full
-
-		case http.StatusForbidden:
-			ch, _ := parseBearerChallenge(resp.Header)
-			if ch.Error != "insufficient_scope" {
-				code, desc := errorFromBody(resp, ch)
-				return nil, &UnauthorizedError{Status: resp.StatusCode, Code: code, Description: desc,
-					Reason: "the server forbids the request"}
-			}
+		ch, _ := parseBearerChallenge(resp.Header)
+		switch {
+		case isStepUp(resp.StatusCode, ch, tok != nil):
 			discard(resp)
 			stepUps++
 			if stepUps > t.a.maxStepUps {
 				return nil, &UnauthorizedError{Status: resp.StatusCode, Code: ch.Error, Description: ch.ErrorDescription,
 					Reason: fmt.Sprintf("the server still asks for more scope after %d re-authorizations", t.a.maxStepUps)}
 			}
-			t.a.log.DebugContext(ctx, "oauth: 403 insufficient_scope; stepping up", "scope", ch.Scopes, "step_up", stepUps)
+			t.a.log.DebugContext(ctx, "oauth: insufficient_scope; stepping up", "scope", ch.Scopes, "step_up", stepUps)
 			if _, err := t.a.obtain(ctx, gen, obtainRequest{reason: reasonStepUp, challenge: &ch}); err != nil {
 				return nil, err
 			}
 			freshAuth = true
+
+		case resp.StatusCode == http.StatusUnauthorized:
+			discard(resp)
+			if freshAuth && tok != nil && t.a.generationIs(gen) {
+				return nil, &UnauthorizedError{Status: resp.StatusCode, Code: ch.Error, Description: ch.ErrorDescription,
+					Reason: "the server refused the token of a fresh authorization"}
+			}
+			req := obtainRequest{reason: reasonNoToken, challenge: &ch}
+			if tok != nil {
+				req.reason, req.noRefresh = reasonRejected, refreshed
+			}
+			t.a.log.DebugContext(ctx, "oauth: 401 challenge", "error", ch.Error, "scope", ch.Scopes, "had_token", tok != nil)
+			full, err := t.a.obtain(ctx, gen, req)
+			if err != nil {
+				return nil, err
+			}
+			// A token refreshed for this request that is refused again
+			// calls for the grant; a granted one refused again is the end.
+			freshAuth = freshAuth || full
+			refreshed = refreshed || (tok != nil && !full)
+
+		case resp.StatusCode == http.StatusForbidden:
+			code, desc := errorFromBody(resp, ch)
+			return nil, &UnauthorizedError{Status: resp.StatusCode, Code: code, Description: desc,
+				Reason: "the server forbids the request"}
 
 		default:
 			return resp, nil
 		}
 	}
 	return nil, unauthorized(fmt.Sprintf("authorization did not succeed in %d attempts", attempts), nil)
+}
+
+// isStepUp reports whether an answer asks for more scope: a 403
+// insufficient_scope (RFC 6750 §3.1), or the same error on a 401 to a
+// request that had a token (some servers answer so).
+func isStepUp(status int, ch bearerChallenge, hadToken bool) bool {
+	if ch.Error != "insufficient_scope" {
+		return false
+	}
+	return status == http.StatusForbidden || status == http.StatusUnauthorized && hadToken
 }
 
 // generationIs reports whether the token of generation gen is still the
