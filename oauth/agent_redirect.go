@@ -37,7 +37,12 @@ func (r *redirectAgent) Authorize(ctx context.Context, authURL string) (url.Valu
 	}
 	resp, err := r.client.Do(req)
 	if err != nil {
-		return nil, err
+		// Keep the cause, not the *url.Error's URL: it carries the state.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		return nil, fmt.Errorf("oauth: redirect agent: requesting the authorization endpoint: %w", err)
 	}
 	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<16))
 	resp.Body.Close()
