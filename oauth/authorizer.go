@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/oauth2"
@@ -35,8 +36,9 @@ type authorizer struct {
 	refreshBefore time.Duration
 	maxStepUps    int
 
-	loadMu sync.Mutex // serializes the first store load
-	loaded bool
+	loadMu     sync.Mutex // serializes the first store load
+	loaded     bool
+	loadedFast atomic.Bool // loaded, readable without loadMu
 
 	mu sync.Mutex
 	// rec is the current record. It is replaced, never modified, once
@@ -137,6 +139,9 @@ func storeKey(resource, grant string, cfg Config) string {
 
 // ensureLoaded reads the stored record once (until a read succeeds).
 func (a *authorizer) ensureLoaded(ctx context.Context) {
+	if a.loadedFast.Load() {
+		return
+	}
 	a.loadMu.Lock()
 	defer a.loadMu.Unlock()
 	if a.loaded {
@@ -148,6 +153,7 @@ func (a *authorizer) ensureLoaded(ctx context.Context) {
 		return
 	}
 	a.loaded = true
+	defer a.loadedFast.Store(true)
 	if rec == nil {
 		return
 	}
@@ -201,6 +207,7 @@ func (a *authorizer) logout(ctx context.Context) error {
 	a.mu.Unlock()
 	a.loadMu.Lock()
 	a.loaded = true // nothing to load any more
+	a.loadedFast.Store(true)
 	a.loadMu.Unlock()
 	return a.store.Delete(ctx, a.storeKey)
 }

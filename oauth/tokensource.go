@@ -34,27 +34,38 @@ type obtainRequest struct {
 	noRefresh bool
 }
 
+// outcome is what obtain's caller got.
+type outcome int
+
+const (
+	// outcomeChanged: the token had changed already; nothing was done.
+	outcomeChanged outcome = iota
+	// outcomeRefreshed: a refresh replaced the token.
+	outcomeRefreshed
+	// outcomeGranted: the grant ran (a fresh authorization).
+	outcomeGranted
+)
+
 // flight is the one token operation in progress for an authorizer. Its
 // work runs detached from the callers' contexts and is cancelled when the
 // last caller waiting on it gives up.
 type flight struct {
-	done     chan struct{}
-	err      error
-	fullAuth bool // the grant ran (as opposed to a refresh)
-	waiters  int
-	cancel   context.CancelFunc
+	done    chan struct{}
+	err     error
+	outcome outcome
+	waiters int
+	cancel  context.CancelFunc
 }
 
 // obtain makes sure the token of generation gen is replaced: it joins the
 // operation in flight or starts one, and waits for it. When the token has
 // already changed since gen (another request cured it), it returns at once
-// and the caller just uses the new token. fullAuth reports that the
-// operation waited on ran the grant.
-func (a *authorizer) obtain(ctx context.Context, gen uint64, req obtainRequest) (fullAuth bool, err error) {
+// and the caller just uses the new token.
+func (a *authorizer) obtain(ctx context.Context, gen uint64, req obtainRequest) (outcome, error) {
 	a.mu.Lock()
 	if req.reason != reasonLogin && a.gen != gen {
 		a.mu.Unlock()
-		return false, nil
+		return outcomeChanged, nil
 	}
 	f := a.inflight
 	if f == nil {
@@ -72,10 +83,10 @@ func (a *authorizer) obtain(ctx context.Context, gen uint64, req obtainRequest) 
 	select {
 	case <-f.done:
 		a.leave(f)
-		return f.fullAuth, f.err
+		return f.outcome, f.err
 	case <-ctx.Done():
 		a.leave(f)
-		return false, ctx.Err()
+		return outcomeChanged, ctx.Err()
 	}
 }
 
@@ -101,7 +112,7 @@ func (a *authorizer) leave(f *flight) {
 // runFlight does the flight's work, stores and publishes its record.
 func (a *authorizer) runFlight(ctx context.Context, f *flight, req obtainRequest) {
 	defer f.cancel()
-	fullAuth, rec, err := a.acquire(ctx, req)
+	out, rec, err := a.acquire(ctx, req)
 	if err == nil {
 		if serr := a.store.Save(ctx, a.storeKey, rec); serr != nil {
 			a.log.WarnContext(ctx, "oauth: saving the token failed", "error", serr)
@@ -112,7 +123,7 @@ func (a *authorizer) runFlight(ctx context.Context, f *flight, req obtainRequest
 		a.rec = rec
 		a.gen++
 	}
-	f.err, f.fullAuth = err, fullAuth
+	f.err, f.outcome = err, out
 	if a.inflight == f {
 		a.inflight = nil
 	}
@@ -122,7 +133,7 @@ func (a *authorizer) runFlight(ctx context.Context, f *flight, req obtainRequest
 
 // acquire runs discovery when needed, then a refresh or the grant, and
 // returns the new record (a copy of the current one with the new token).
-func (a *authorizer) acquire(ctx context.Context, req obtainRequest) (fullAuth bool, rec *Record, err error) {
+func (a *authorizer) acquire(ctx context.Context, req obtainRequest) (out outcome, rec *Record, err error) {
 	a.mu.Lock()
 	cur, d := a.rec, a.disc
 	a.mu.Unlock()
@@ -131,7 +142,7 @@ func (a *authorizer) acquire(ctx context.Context, req obtainRequest) (fullAuth b
 	// authorization server since.
 	if d == nil || req.reason == reasonLogin {
 		if d, err = a.discover(ctx, req.challenge); err != nil {
-			return false, nil, err
+			return outcomeChanged, nil, err
 		}
 		a.mu.Lock()
 		a.disc = d
@@ -152,10 +163,10 @@ func (a *authorizer) acquire(ctx context.Context, req obtainRequest) (fullAuth b
 		tok, err := a.refresh(ctx, d, rec)
 		if err == nil {
 			rec.Token = tok
-			return false, rec, nil
+			return outcomeRefreshed, rec, nil
 		}
 		if !isOAuthRefusal(err) {
-			return false, nil, err
+			return outcomeChanged, nil, err
 		}
 		a.log.DebugContext(ctx, "oauth: the refresh was refused; running the grant again", "error", err)
 	}
@@ -175,11 +186,11 @@ func (a *authorizer) acquire(ctx context.Context, req obtainRequest) (fullAuth b
 		tok, err = a.authorizationCode(ctx, d, rec, scopes)
 	}
 	if err != nil {
-		return false, nil, err
+		return outcomeChanged, nil, err
 	}
 	rec.Issuer, rec.Scopes, rec.Token = d.as.Issuer, scopes, tok
 	a.log.DebugContext(ctx, "oauth: authorized", "issuer", rec.Issuer, "scopes", scopes, "grant", a.grant)
-	return true, rec, nil
+	return outcomeGranted, rec, nil
 }
 
 // tokenForRequest returns the token to send (nil: none yet, the request

@@ -83,24 +83,25 @@ func (t *authTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 			freshAuth = true
 
 		case resp.StatusCode == http.StatusUnauthorized:
-			discard(resp)
 			if freshAuth && tok != nil && t.a.generationIs(gen) {
-				return nil, &UnauthorizedError{Status: resp.StatusCode, Code: ch.Error, Description: ch.ErrorDescription,
+				code, desc := errorFromBody(resp, ch)
+				return nil, &UnauthorizedError{Status: resp.StatusCode, Code: code, Description: desc,
 					Reason: "the server refused the token of a fresh authorization"}
 			}
-			req := obtainRequest{reason: reasonNoToken, challenge: &ch}
+			discard(resp)
+			cure := obtainRequest{reason: reasonNoToken, challenge: &ch}
 			if tok != nil {
-				req.reason, req.noRefresh = reasonRejected, refreshed
+				cure.reason, cure.noRefresh = reasonRejected, refreshed
 			}
 			t.a.log.DebugContext(ctx, "oauth: 401 challenge", "error", ch.Error, "scope", ch.Scopes, "had_token", tok != nil)
-			full, err := t.a.obtain(ctx, gen, req)
+			got, err := t.a.obtain(ctx, gen, cure)
 			if err != nil {
 				return nil, err
 			}
 			// A token refreshed for this request that is refused again
 			// calls for the grant; a granted one refused again is the end.
-			freshAuth = freshAuth || full
-			refreshed = refreshed || (tok != nil && !full)
+			freshAuth = freshAuth || got == outcomeGranted
+			refreshed = refreshed || got == outcomeRefreshed
 
 		case resp.StatusCode == http.StatusForbidden:
 			code, desc := errorFromBody(resp, ch)
