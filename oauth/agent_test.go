@@ -2,6 +2,7 @@ package oauth
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -76,4 +77,35 @@ func TestRedirectAgent(t *testing.T) {
 	agent := NewRedirectAgent(k.client, testRedirectURI)
 	_, err := agent.Authorize(context.Background(), k.as.URL+"/nowhere")
 	require.ErrorIs(t, err, ErrUnauthorized, "a non-redirect answer")
+}
+
+// TestLoopbackAgentEndToEnd: an interactive login as the CLI runs it; the
+// "browser" follows the authorization server's redirect to the loopback
+// listener.
+func TestLoopbackAgentEndToEnd(t *testing.T) {
+	k := newKit(t, kitConfig{})
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	browser := &http.Client{Transport: tr}
+	agent := NewLoopbackAgent(0, func(authURL string) error {
+		resp, err := browser.Get(authURL)
+		if err != nil {
+			return err
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return fmt.Errorf("callback answered %d", resp.StatusCode)
+		}
+		return nil
+	})
+	a := k.authorizer(Config{}, Options{UserAgent: agent})
+	require.NoError(t, a.Login(context.Background()))
+	status, err := k.call(k.mcpClient(a), "tools/list")
+	require.NoError(t, err)
+	assert.Equal(t, http.StatusOK, status)
+	_, _, regs := k.snapshot()
+	require.Len(t, regs, 1)
+	uris, _ := regs[0]["redirect_uris"].([]any)
+	require.Len(t, uris, 1)
+	assert.True(t, strings.HasPrefix(uris[0].(string), "http://127.0.0.1:"), "registered the loopback redirect URI")
 }

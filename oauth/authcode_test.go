@@ -3,6 +3,7 @@ package oauth
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -100,7 +101,14 @@ func TestScopeSelection(t *testing.T) {
 // TestStepUp: a 403 insufficient_scope re-authorizes with the union of
 // the scopes held and the challenge's, and the request succeeds.
 func TestStepUp(t *testing.T) {
+	for _, with401 := range []bool{false, true} {
+		t.Run(fmt.Sprintf("401=%v", with401), func(t *testing.T) { testStepUp(t, with401) })
+	}
+}
+
+func testStepUp(t *testing.T, with401 bool) {
 	k := newKit(t, kitConfig{prmInHeader: true, challengeScope: []string{"mcp:basic"}, prmScopes: []string{"mcp:basic"},
+		scopeWith401: with401,
 		needScopes: func(method string) []string {
 			if method == "tools/call" {
 				return []string{"mcp:write"}

@@ -37,6 +37,7 @@ type kitConfig struct {
 	challengeScope  []string                     // scope in the 401 challenge
 	needScopes      func(method string) []string // scopes a JSON-RPC method needs (403 insufficient_scope otherwise)
 	alwaysTooLittle bool                         // every authorized request gets 403 insufficient_scope
+	scopeWith401    bool                         // insufficient_scope comes with a 401 instead of a 403
 	rejectAllTokens bool                         // every token gets 401 invalid_token
 	forbidAll       bool                         // every authorized request gets a plain 403
 
@@ -225,7 +226,11 @@ func (k *kit) serveMCP(w http.ResponseWriter, r *http.Request) {
 		for _, s := range need {
 			if !slices.Contains(scopes, s) {
 				w.Header().Set("WWW-Authenticate", k.challenge("insufficient_scope", "needs more scope", need))
-				writeJSON(w, http.StatusForbidden, map[string]string{"error": "insufficient_scope"})
+				status := http.StatusForbidden
+				if k.cfg.scopeWith401 {
+					status = http.StatusUnauthorized
+				}
+				writeJSON(w, status, map[string]string{"error": "insufficient_scope"})
 				return
 			}
 		}
