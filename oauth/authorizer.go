@@ -83,9 +83,6 @@ func newAuthorizer(serverURL string, cfg Config, opts Options) (*authorizer, err
 	default:
 		return nil, fmt.Errorf("oauth: unknown grant %q", cfg.Grant)
 	}
-	if a.grant == GrantClientCredentials && cfg.ClientID == "" {
-		return nil, fmt.Errorf("oauth: grant %q needs clientId", a.grant)
-	}
 	switch cfg.TokenEndpointAuthMethod {
 	case "", authNone, authSecretBasic, authSecretPost, authPrivateKeyJWT:
 	default:

@@ -115,3 +115,35 @@ func TestCrossAppAccess(t *testing.T) {
 	assert.Equal(t, authSecretBasic, tokenReqs[0].AuthMethod)
 	assert.Equal(t, "xaa-client", tokenReqs[0].ClientID)
 }
+
+// TestClientCredentialsDynamicClient: without a configured client, a
+// client_credentials client registers itself for that grant.
+func TestClientCredentialsDynamicClient(t *testing.T) {
+	k := newKit(t, kitConfig{authMethods: []string{authSecretBasic}})
+	a := k.authorizer(Config{Grant: GrantClientCredentials}, Options{})
+	status, err := k.call(k.mcpClient(a), "initialize")
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, status)
+	_, tokenReqs, regs := k.snapshot()
+	require.Len(t, regs, 1)
+	assert.Equal(t, []any{"client_credentials"}, regs[0]["grant_types"])
+	assert.NotContains(t, regs[0], "redirect_uris")
+	require.Len(t, tokenReqs, 1)
+	assert.Equal(t, authSecretBasic, tokenReqs[0].AuthMethod)
+}
+
+func TestNewValidatesConfig(t *testing.T) {
+	for name, tc := range map[string]struct {
+		url string
+		cfg Config
+	}{
+		"relative URL":          {"/mcp", Config{}},
+		"unknown grant":         {"https://h/mcp", Config{Grant: "password"}},
+		"cross-app without idp": {"https://h/mcp", Config{Grant: GrantCrossAppAccess, ClientID: "c"}},
+		"unknown auth method":   {"https://h/mcp", Config{TokenEndpointAuthMethod: "tls_client_auth"}},
+		"bad key":               {"https://h/mcp", Config{PrivateKeyPEM: "nope"}},
+	} {
+		_, err := New(tc.url, tc.cfg, Options{})
+		assert.Error(t, err, name)
+	}
+}
