@@ -35,7 +35,10 @@ require (
 
 require golang.org/x/oauth2 v0.38.0
 
-require github.com/yosida95/uritemplate/v3 v3.0.2
+require (
+	github.com/golang-jwt/jwt/v5 v5.3.1
+	github.com/yosida95/uritemplate/v3 v3.0.2
+)
 
 require (
 	github.com/Workiva/go-datastructures v1.1.3 // indirect

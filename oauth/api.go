@@ -11,8 +11,10 @@
 // server in the same authorization context: one discovery, one user-agent
 // round trip and one refresh at a time for all of them.
 //
-// CONTRACT FILE: the exported names below are what the root package and
-// cmd/engine build against. Bodies are filled in by the implementation.
+// Tokens are stored under a key that names the server (its canonical URL)
+// and the authorization context (grant, client identity, identity
+// provider); see storeKey. Tokens, secrets, codes and verifiers never
+// appear in errors or logs, and Record and Config print redacted.
 package oauth
 
 import (
@@ -176,6 +178,12 @@ type Record struct {
 	ClientSecret string        `json:"clientSecret,omitempty"`
 	Scopes       []string      `json:"scopes,omitempty"`
 	Token        *oauth2.Token `json:"token,omitempty"`
+	// TokenEndpointAuthMethod is how ClientID authenticates at the token
+	// endpoint (the method a dynamic registration granted).
+	TokenEndpointAuthMethod string `json:"tokenEndpointAuthMethod,omitempty"`
+	// RedirectURI is the redirect URI a dynamic registration registered;
+	// another one (a new loopback port) needs a new registration.
+	RedirectURI string `json:"redirectUri,omitempty"`
 }
 
 // ErrUnauthorized matches (errors.Is) every failure authorization could
