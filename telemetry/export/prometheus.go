@@ -1,4 +1,4 @@
-package telemetry
+package export
 
 import (
 	"context"
@@ -19,7 +19,7 @@ import (
 )
 
 // PrometheusServer serves /metrics from an OpenTelemetry Prometheus reader.
-// Add Reader() to a MeterProvider (Export does); the server then exposes
+// Add Reader() to a MeterProvider (Start does); the server then exposes
 // whatever that provider's meters record, on a registry of its own, so
 // nothing registered on prometheus's global registry by other code leaks in
 // and two servers in one process do not collide.
