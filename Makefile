@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin/engine
 PKGS    := ./...
 
-.PHONY: all build demo test test-short bench bench-peers lint fuzz node-deps clean
+.PHONY: all build demo test test-short bench bench-peers lint fuzz node-deps clean deps-check
 
 all: lint test
 
@@ -31,6 +31,13 @@ testdata/node/node_modules/.installed: testdata/node/package-lock.json
 	@if command -v npm >/dev/null 2>&1; then \
 		cd testdata/node && npm ci --no-audit --no-fund --loglevel=error && touch node_modules/.installed; \
 	else echo "npm not found: skipping the Node peer servers"; fi
+
+# What an embedder links: the root package must not pull in the
+# OpenTelemetry SDK or exporters, gRPC, Prometheus or the CLI's libraries
+# (deps_test.go walks `go list -deps` and names the import chain of any).
+# `make test` runs it too; this runs it alone.
+deps-check:
+	$(GO) test -count=1 -run '^TestRootPackageLinksNoCLIDependencies$$' .
 
 test-short:
 	$(GO) test -count=1 -short $(PKGS)

@@ -6,16 +6,13 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.opentelemetry.io/otel/attribute"
-	otelprom "go.opentelemetry.io/otel/exporters/prometheus"
 	"go.opentelemetry.io/otel/metric"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 
 	"github.com/mcpengine/mcpengine"
 	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/telemetry/export"
 )
 
 // meterName identifies the gateway's instruments.
@@ -37,15 +34,14 @@ type metrics struct {
 }
 
 func newMetrics() (*metrics, error) {
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	reader, err := otelprom.New(otelprom.WithRegisterer(reg))
+	// The same registry, collectors and handler as the CLI's --prometheus.
+	reader, handler, err := export.NewPrometheusReader()
 	if err != nil {
-		return nil, fmt.Errorf("gateway: prometheus exporter: %w", err)
+		return nil, fmt.Errorf("gateway: %w", err)
 	}
 	m := &metrics{
 		mp:      sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader)),
-		handler: promhttp.HandlerFor(reg, promhttp.HandlerOpts{}),
+		handler: handler,
 	}
 	meter := m.mp.Meter(meterName)
 	if m.requests, err = meter.Int64Counter("mcp.gateway.requests",

@@ -5,6 +5,10 @@
 // It records spans and metrics by the MCP semantic conventions (call
 // spans, server→client request spans, session lifecycle spans,
 // mcp.client.operation.duration and mcp.client.session.duration, the
-// engine's own counters) and builds the export pipelines (OTLP, stdout,
-// Prometheus) the CLI offers. A nil *Telemetry is "off".
+// engine's own counters). A nil *Telemetry is "off".
+//
+// It depends on the OpenTelemetry API only, as OpenTelemetry asks of
+// libraries: the SDK, the exporters and the Prometheus endpoint the CLI
+// offers live in telemetry/export, so a program embedding the engine links
+// them only if it chooses them.
 package telemetry

@@ -6,7 +6,6 @@ import (
 	"go.uber.org/goleak"
 )
 
-// The exporters, the Prometheus server and the test collectors all run
-// goroutines; every test must leave none behind once its pipeline is shut
-// down and its servers are closed.
+// The tests start spans from several goroutines and the benchmark runs the
+// SDK's batch span processor; none may outlive its test.
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }

@@ -19,6 +19,7 @@ import (
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/oauth"
 	"github.com/mcpengine/mcpengine/telemetry"
+	"github.com/mcpengine/mcpengine/telemetry/export"
 	"github.com/mcpengine/mcpengine/transport/httpx"
 )
 
@@ -44,7 +45,7 @@ type targetFlags struct {
 
 	otel         string
 	otelArgs     bool
-	telemetryOut *telemetry.Pipeline // set by startTelemetry
+	telemetryOut *export.Pipeline // set by startTelemetry
 }
 
 const defaultCallTimeout = 30 * time.Second
@@ -75,7 +76,7 @@ func (f *targetFlags) startTelemetry(cmd *cobra.Command, prometheusAddr string) 
 	if f.otel == "" && prometheusAddr == "" {
 		return func() {}, nil
 	}
-	p, err := telemetry.Export(cmd.Context(), telemetry.ExportOptions{
+	p, err := export.Start(cmd.Context(), export.Options{
 		Mode:           f.otel,
 		Writer:         cmd.ErrOrStderr(),
 		PrometheusAddr: prometheusAddr,

@@ -1,9 +1,9 @@
-package telemetry
+package export
 
 import "testing"
 
-// otelEnv is every variable that changes what Export builds. Tests set them
-// all (empty counts as unset, for Export and the exporters alike) so a
+// otelEnv is every variable that changes what Start builds. Tests set them
+// all (empty counts as unset, for Start and the exporters alike) so a
 // developer's own OTEL_* settings cannot leak into a test.
 var otelEnv = []string{
 	"OTEL_SERVICE_NAME",

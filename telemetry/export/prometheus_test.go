@@ -1,4 +1,4 @@
-package telemetry
+package export
 
 import (
 	"bytes"
@@ -29,7 +29,7 @@ func scrape(t *testing.T, url string) string {
 
 func TestPrometheusServesCounterAndStopReleasesThePort(t *testing.T) {
 	cleanOTelEnv(t)
-	p, err := Export(context.Background(), ExportOptions{PrometheusAddr: "127.0.0.1:0"})
+	p, err := Start(context.Background(), Options{PrometheusAddr: "127.0.0.1:0"})
 	require.NoError(t, err)
 	assert.Nil(t, p.Providers.Tracer, "Prometheus alone is metrics only")
 	url := p.PrometheusURL()
@@ -54,7 +54,7 @@ func TestPrometheusServesCounterAndStopReleasesThePort(t *testing.T) {
 func TestExportStdoutAndPrometheusShareTheMeter(t *testing.T) {
 	cleanOTelEnv(t)
 	var out bytes.Buffer
-	p, err := Export(context.Background(), ExportOptions{Mode: ModeStdout, Writer: &out, PrometheusAddr: "127.0.0.1:0"})
+	p, err := Start(context.Background(), Options{Mode: ModeStdout, Writer: &out, PrometheusAddr: "127.0.0.1:0"})
 	require.NoError(t, err)
 	assert.NotNil(t, p.Providers.Tracer)
 
@@ -95,18 +95,18 @@ func TestPrometheusListenAddrIsLoopbackUnlessAllowed(t *testing.T) {
 	}
 }
 
-// A refused or unavailable address fails Export before anything starts
+// A refused or unavailable address fails Start before anything starts
 // (goleak checks nothing is left running).
 func TestExportPrometheusAddressErrors(t *testing.T) {
 	cleanOTelEnv(t)
-	_, err := Export(context.Background(), ExportOptions{Mode: ModeStdout, Writer: io.Discard, PrometheusAddr: "0.0.0.0:0"})
+	_, err := Start(context.Background(), Options{Mode: ModeStdout, Writer: io.Discard, PrometheusAddr: "0.0.0.0:0"})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "not loopback")
 
 	busy, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	defer busy.Close()
-	_, err = Export(context.Background(), ExportOptions{Mode: ModeStdout, Writer: io.Discard, PrometheusAddr: busy.Addr().String()})
+	_, err = Start(context.Background(), Options{Mode: ModeStdout, Writer: io.Discard, PrometheusAddr: busy.Addr().String()})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "prometheus listen")
 }

@@ -1,4 +1,4 @@
-package telemetry
+package export
 
 import (
 	"context"
@@ -9,22 +9,16 @@ import (
 	"strings"
 	"time"
 
-	"github.com/prometheus/client_golang/prometheus"
-	"github.com/prometheus/client_golang/prometheus/collectors"
-	"github.com/prometheus/client_golang/prometheus/promhttp"
-	otelprom "go.opentelemetry.io/otel/exporters/prometheus"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 
 	"github.com/mcpengine/mcpengine/internal/httpserve"
 )
 
-// PrometheusServer serves /metrics from an OpenTelemetry Prometheus reader.
-// Add Reader() to a MeterProvider (Export does); the server then exposes
-// whatever that provider's meters record, on a registry of its own, so
-// nothing registered on prometheus's global registry by other code leaks in
-// and two servers in one process do not collide.
+// PrometheusServer serves /metrics from an OpenTelemetry Prometheus reader
+// (NewPrometheusReader). Add Reader() to a MeterProvider (Start does); the
+// server then exposes whatever that provider's meters record.
 type PrometheusServer struct {
-	reader *otelprom.Exporter
+	reader sdkmetric.Reader
 	addr   string
 	srv    *httpserve.Server
 }
@@ -41,13 +35,9 @@ func ServePrometheus(ctx context.Context, addr string, allowNonLoopback bool) (*
 		return nil, err
 	}
 
-	reg := prometheus.NewRegistry()
-	// Go runtime and process metrics: goroutines, heap and open fds are
-	// what a load test of many sessions is about.
-	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	reader, err := otelprom.New(otelprom.WithRegisterer(reg))
+	reader, handler, err := NewPrometheusReader()
 	if err != nil {
-		return nil, fmt.Errorf("telemetry: prometheus exporter: %w", err)
+		return nil, err
 	}
 
 	var lc net.ListenConfig
@@ -57,7 +47,7 @@ func ServePrometheus(ctx context.Context, addr string, allowNonLoopback bool) (*
 	}
 
 	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	mux.Handle("GET /metrics", handler)
 	return &PrometheusServer{
 		reader: reader,
 		addr:   ln.Addr().String(),

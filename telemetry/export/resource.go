@@ -1,4 +1,4 @@
-package telemetry
+package export
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 
 	"go.opentelemetry.io/otel/sdk/resource"
 	semconv "go.opentelemetry.io/otel/semconv/v1.43.0"
+
+	"github.com/mcpengine/mcpengine/telemetry"
 )
 
 // defaultServiceName is service.name unless OTEL_SERVICE_NAME (or
@@ -43,11 +45,11 @@ func moduleVersion() string {
 		return "dev"
 	}
 	v := ""
-	if bi.Main.Path == InstrumentationName {
+	if bi.Main.Path == telemetry.InstrumentationName {
 		v = bi.Main.Version
 	}
 	for _, d := range bi.Deps {
-		if d.Path == InstrumentationName {
+		if d.Path == telemetry.InstrumentationName {
 			v = d.Version
 		}
 	}

@@ -1,4 +1,4 @@
-package telemetry
+package export
 
 import (
 	"bytes"
@@ -7,14 +7,16 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpengine/mcpengine/telemetry"
 )
 
 func TestExportOffIsZeroProviders(t *testing.T) {
 	cleanOTelEnv(t)
 	for _, mode := range []string{"", "off", " OFF "} {
-		p, err := Export(context.Background(), ExportOptions{Mode: mode})
+		p, err := Start(context.Background(), Options{Mode: mode})
 		require.NoError(t, err, mode)
-		assert.Equal(t, Providers{}, p.Providers, mode)
+		assert.Equal(t, telemetry.Providers{}, p.Providers, mode)
 		assert.Equal(t, "telemetry: off", p.String())
 		assert.Empty(t, p.PrometheusURL())
 		require.NoError(t, p.Shutdown(context.Background()))
@@ -22,7 +24,7 @@ func TestExportOffIsZeroProviders(t *testing.T) {
 }
 
 func TestExportUnknownModeListsValidModes(t *testing.T) {
-	_, err := Export(context.Background(), ExportOptions{Mode: "jaeger"})
+	_, err := Start(context.Background(), Options{Mode: "jaeger"})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `unknown export mode "jaeger": valid modes are off, otlp, stdout`)
 }
@@ -30,7 +32,7 @@ func TestExportUnknownModeListsValidModes(t *testing.T) {
 func TestExportStdoutWritesSpanAndMetric(t *testing.T) {
 	cleanOTelEnv(t)
 	var out bytes.Buffer
-	p, err := Export(context.Background(), ExportOptions{Mode: ModeStdout, Writer: &out})
+	p, err := Start(context.Background(), Options{Mode: ModeStdout, Writer: &out})
 	require.NoError(t, err)
 	assert.Contains(t, p.String(), "telemetry: stdout")
 
@@ -48,7 +50,7 @@ func TestExportStdoutWritesSpanAndMetric(t *testing.T) {
 func TestExportShutdownTwice(t *testing.T) {
 	cleanOTelEnv(t)
 	var out bytes.Buffer
-	p, err := Export(context.Background(), ExportOptions{Mode: ModeStdout, Writer: &out})
+	p, err := Start(context.Background(), Options{Mode: ModeStdout, Writer: &out})
 	require.NoError(t, err)
 	shutdown(t, p)
 	shutdown(t, p)

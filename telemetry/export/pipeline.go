@@ -1,4 +1,4 @@
-package telemetry
+package export
 
 import (
 	"context"
@@ -11,22 +11,24 @@ import (
 
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	"github.com/mcpengine/mcpengine/telemetry"
 )
 
 // Export modes: the values of the CLI's --otel flag.
 const (
 	ModeOff    = "off"    // no traces or metrics pushed (Prometheus may still serve)
 	ModeOTLP   = "otlp"   // OTLP, configured only by the OTEL_EXPORTER_OTLP_* variables
-	ModeStdout = "stdout" // pretty-printed JSON on ExportOptions.Writer, for debugging
+	ModeStdout = "stdout" // pretty-printed JSON on Options.Writer, for debugging
 )
 
-// ExportModes lists the modes Export accepts ("" means ModeOff).
-func ExportModes() []string { return []string{ModeOff, ModeOTLP, ModeStdout} }
+// Modes lists the modes Start accepts ("" means ModeOff).
+func Modes() []string { return []string{ModeOff, ModeOTLP, ModeStdout} }
 
-// ExportOptions say where the engine's telemetry goes. The zero value sends
+// Options say where the engine's telemetry goes. The zero value sends
 // it nowhere.
-type ExportOptions struct {
-	// Mode is one of ExportModes; "" is ModeOff.
+type Options struct {
+	// Mode is one of Modes; "" is ModeOff.
 	Mode string
 	// Writer receives ModeStdout's output; nil means os.Stdout.
 	Writer io.Writer
@@ -48,7 +50,7 @@ type ExportOptions struct {
 type Pipeline struct {
 	// Providers report to every configured exporter; the zero value (mode
 	// off, no Prometheus) reports nothing.
-	Providers Providers
+	Providers telemetry.Providers
 
 	tp    *sdktrace.TracerProvider
 	mp    *sdkmetric.MeterProvider
@@ -59,14 +61,14 @@ type Pipeline struct {
 	err  error
 }
 
-// Export builds the providers opts describe. With both an export mode and a
+// Start builds the providers opts describe. With both an export mode and a
 // Prometheus address, the one MeterProvider feeds both: the periodic reader
 // pushes, the Prometheus reader is scraped. ctx bounds only the setup; the
 // pipeline lives until Shutdown.
 //
 // Nothing is registered globally: the engine takes its providers from its
 // Config, never from otel's globals.
-func Export(ctx context.Context, opts ExportOptions) (_ *Pipeline, err error) {
+func Start(ctx context.Context, opts Options) (_ *Pipeline, err error) {
 	mode := strings.ToLower(strings.TrimSpace(opts.Mode))
 	if mode == "" {
 		mode = ModeOff
@@ -84,7 +86,7 @@ func Export(ctx context.Context, opts ExportOptions) (_ *Pipeline, err error) {
 			return nil, err
 		}
 	default:
-		return nil, fmt.Errorf("telemetry: unknown export mode %q: valid modes are %s", opts.Mode, strings.Join(ExportModes(), ", "))
+		return nil, fmt.Errorf("telemetry: unknown export mode %q: valid modes are %s", opts.Mode, strings.Join(Modes(), ", "))
 	}
 	if mode == ModeOff && opts.PrometheusAddr == "" {
 		return &Pipeline{lines: []string{"telemetry: off"}}, nil

@@ -1,4 +1,4 @@
-package telemetry
+package export
 
 import (
 	"context"
@@ -8,10 +8,12 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpengine/mcpengine/telemetry"
 )
 
 // record ends one span and adds n to one counter through p's providers.
-func record(t *testing.T, p Providers, span, counter string, n int64) {
+func record(t *testing.T, p telemetry.Providers, span, counter string, n int64) {
 	t.Helper()
 	ctx := context.Background()
 	_, s := p.TracerProvider().Tracer("export-test").Start(ctx, span)
@@ -38,7 +40,7 @@ func TestExportOTLPHTTPDeliversSpanAndMetricOnShutdown(t *testing.T) {
 	t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", srv.URL)
 	t.Setenv("OTEL_EXPORTER_OTLP_HEADERS", "Authorization=Bearer%20s3cret-token,x-tenant=acme")
 
-	p, err := Export(context.Background(), ExportOptions{Mode: "otlp", ServiceVersion: "v9.9.9"})
+	p, err := Start(context.Background(), Options{Mode: "otlp", ServiceVersion: "v9.9.9"})
 	require.NoError(t, err)
 	desc := p.String()
 	assert.Contains(t, desc, "otlp traces via http/protobuf to "+srv.URL+"/v1/traces")
@@ -70,7 +72,7 @@ func TestExportOTLPGRPCDeliversSpanAndMetricOnShutdown(t *testing.T) {
 	t.Setenv("OTEL_EXPORTER_OTLP_HEADERS", "authorization=grpc-s3cret")
 	t.Setenv("OTEL_SERVICE_NAME", "engine-under-test")
 
-	p, err := Export(context.Background(), ExportOptions{Mode: "otlp"})
+	p, err := Start(context.Background(), Options{Mode: "otlp"})
 	require.NoError(t, err)
 	assert.Contains(t, p.String(), "otlp traces via grpc to http://"+addr)
 	assert.Contains(t, p.String(), "otlp metrics via grpc to http://"+addr)
@@ -99,7 +101,7 @@ func TestExportOTLPPerSignalProtocolAndEndpoint(t *testing.T) {
 	t.Setenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://"+addr)
 	t.Setenv("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT", srv.URL+"/v1/metrics")
 
-	p, err := Export(context.Background(), ExportOptions{Mode: "otlp"})
+	p, err := Start(context.Background(), Options{Mode: "otlp"})
 	require.NoError(t, err)
 	assert.Contains(t, p.String(), "otlp traces via grpc to http://"+addr)
 	assert.Contains(t, p.String(), "otlp metrics via http/protobuf to "+srv.URL+"/v1/metrics")
@@ -122,7 +124,7 @@ func TestExportOTLPRejectsUnsupportedProtocols(t *testing.T) {
 		t.Run(tc.env, func(t *testing.T) {
 			cleanOTelEnv(t)
 			t.Setenv(tc.env, tc.value)
-			_, err := Export(context.Background(), ExportOptions{Mode: ModeOTLP})
+			_, err := Start(context.Background(), Options{Mode: ModeOTLP})
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.want)
 		})
@@ -141,7 +143,7 @@ func TestExportOTLPRejectsMalformedEnvWithoutEchoingIt(t *testing.T) {
 		t.Run(tc.env, func(t *testing.T) {
 			cleanOTelEnv(t)
 			t.Setenv(tc.env, tc.value)
-			_, err := Export(context.Background(), ExportOptions{Mode: ModeOTLP})
+			_, err := Start(context.Background(), Options{Mode: ModeOTLP})
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), tc.env)
 			assert.NotContains(t, err.Error(), "s3cret")

@@ -1,0 +1,133 @@
+package mcpengine_test
+
+import (
+	"bufio"
+	"bytes"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// rootPackage is what an embedder imports.
+const rootPackage = "github.com/mcpengine/mcpengine"
+
+// cliOnly are import path prefixes an embedder must not link just by
+// importing the root package: the OpenTelemetry SDK and exporters (a
+// library depends on the OpenTelemetry API only; the application picks the
+// SDK), gRPC, Prometheus, and what only the CLI and the load generator use.
+// They live in telemetry/export, gateway/, internal/loadgen and cmd/engine.
+var cliOnly = []string{
+	"google.golang.org/grpc",
+	"go.opentelemetry.io/otel/exporters",
+	"go.opentelemetry.io/otel/sdk",
+	"go.opentelemetry.io/proto/otlp",
+	"github.com/prometheus",
+	"github.com/spf13/cobra",
+	"github.com/spf13/pflag",
+	"go.yaml.in/yaml",
+	"github.com/HdrHistogram",
+	"github.com/santhosh-tekuri/jsonschema",
+	"github.com/mcpengine/mcpengine/telemetry/export",
+	"github.com/mcpengine/mcpengine/cmd",
+	"github.com/mcpengine/mcpengine/gateway",
+	"github.com/mcpengine/mcpengine/internal/loadgen",
+}
+
+// tolerated are the cliOnly imports of a third-party package the engine
+// cannot drop in this step. protoactor-go's actor/config.go imports the
+// Prometheus exporter, the metric SDK and promhttp for an opt-in default
+// meter provider (defaultPrometheusProvider) the engine never turns on;
+// Go links them anyway. The walk below does not follow these edges, and
+// fails when one disappears, so that the exception is removed as soon as
+// protoactor (or a fork of its actor package) stops needing it.
+var tolerated = map[string][]string{
+	"github.com/asynkron/protoactor-go/actor": {
+		"github.com/prometheus/client_golang/prometheus/promhttp",
+		"go.opentelemetry.io/otel/exporters/prometheus",
+		"go.opentelemetry.io/otel/sdk/metric",
+	},
+}
+
+// TestRootPackageLinksNoCLIDependencies keeps the root package a lean
+// library: it walks the import graph `go list -deps` reports for it and
+// fails, naming the import chain, on any package matching cliOnly.
+// `make deps-check` runs it.
+func TestRootPackageLinksNoCLIDependencies(t *testing.T) {
+	graph := importGraph(t, rootPackage)
+	if _, ok := graph[rootPackage]; !ok {
+		t.Fatalf("go list -deps did not report %s", rootPackage)
+	}
+	for from, tos := range tolerated {
+		for _, to := range tos {
+			if !slices.Contains(graph[from], to) {
+				t.Errorf("%s no longer imports %s: remove it from tolerated", from, to)
+			}
+		}
+	}
+
+	// Breadth first, so the chain printed for a bad package is a shortest one.
+	parent := map[string]string{rootPackage: ""}
+	queue := []string{rootPackage}
+	for len(queue) > 0 {
+		pkg := queue[0]
+		queue = queue[1:]
+		for _, imp := range graph[pkg] {
+			if _, seen := parent[imp]; seen || slices.Contains(tolerated[pkg], imp) {
+				continue
+			}
+			parent[imp] = pkg
+			if isCLIOnly(imp) {
+				t.Errorf("the root package links %s: %s", imp, chain(parent, imp))
+				continue // its own imports would only repeat the finding
+			}
+			queue = append(queue, imp)
+		}
+	}
+}
+
+// importGraph is every non-standard package pkg depends on, with its
+// imports, as the build for this platform sees it (what a binary links).
+func importGraph(t *testing.T, pkg string) map[string][]string {
+	t.Helper()
+	out, err := exec.Command("go", "list", "-deps",
+		"-f", `{{if not .Standard}}{{.ImportPath}}{{range .Imports}} {{.}}{{end}}{{end}}`, pkg).Output()
+	if err != nil {
+		var stderr []byte
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = ee.Stderr
+		}
+		t.Fatalf("go list -deps %s: %v\n%s", pkg, err, stderr)
+	}
+	graph := map[string][]string{}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		if f := strings.Fields(sc.Text()); len(f) > 0 {
+			graph[f[0]] = f[1:]
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return graph
+}
+
+func isCLIOnly(pkg string) bool {
+	for _, p := range cliOnly {
+		if pkg == p || strings.HasPrefix(pkg, p+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// chain is the import path from the root package to pkg.
+func chain(parent map[string]string, pkg string) string {
+	var c []string
+	for p := pkg; p != ""; p = parent[p] {
+		c = append(c, p)
+	}
+	slices.Reverse(c)
+	return strings.Join(c, " → ")
+}
