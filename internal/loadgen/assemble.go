@@ -239,14 +239,23 @@ func (r *runner) schedule(lag *hdrhistogram.Histogram) *Schedule {
 		LateAfterUS: r.cfg.LateAfter.Microseconds(),
 		SendLag:     Summarize(lag),
 	}
+	var lastSent time.Duration
 	for _, sl := range r.slots {
 		sl.stats.mu.Lock()
 		sc.Late += sl.stats.late
+		lastSent = max(lastSent, sl.stats.lastSent)
 		sl.stats.mu.Unlock()
 	}
 	sc.Unsent = max(0, sc.Intended-sc.Sent)
-	if dueEnd != forever && dueEnd > r.warmup {
-		sc.SentPerSec = float64(sc.Sent) / (dueEnd - r.warmup).Seconds()
+	// Sends over the time sending took: the scheduled window, or longer
+	// when the last send came after it (a generator that fell behind sent
+	// at the rate it managed, not the one it was asked for).
+	sendEnd := lastSent
+	if dueEnd != forever {
+		sendEnd = max(sendEnd, dueEnd)
+	}
+	if sendEnd > r.warmup {
+		sc.SentPerSec = float64(sc.Sent) / (sendEnd - r.warmup).Seconds()
 	}
 	return sc
 }

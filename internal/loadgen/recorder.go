@@ -34,6 +34,10 @@ type slotStats struct {
 	// run's start: kept here, under the mutex record takes anyway, rather
 	// than in a counter every caller of every session would write.
 	lastDone time.Duration
+	// lastSent is when the session sent its last measured call, since the
+	// run's start: the end of the time sending took, which rates of sends
+	// are over.
+	lastSent time.Duration
 
 	// The current interval, reset by the sampler.
 	ivLatency, ivService *hdrhistogram.PackedHistogram
@@ -93,6 +97,7 @@ func (s *slotStats) record(x *sample) {
 		return
 	}
 	s.lastDone = max(s.lastDone, x.done)
+	s.lastSent = max(s.lastSent, x.done-x.service)
 	svc := micros(x.service)
 	_ = m.service.RecordValue(svc) // cannot fail: clamped to the bounds
 	_ = s.ivService.RecordValue(svc)

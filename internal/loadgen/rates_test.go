@@ -1,0 +1,32 @@
+package loadgen
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpengine/mcpengine/demoserver"
+	"github.com/mcpengine/mcpengine/messages"
+)
+
+// A generator that cannot keep up reports the rate it sent at, not the
+// one it was asked for: with one call in flight and a 20 ms server, two
+// sends are at least 20 ms apart however fast the schedule, so 40 calls
+// due within 40 ms take at least 780 ms to send.
+func TestSendRateIsSendsOverTheTimeSendingTook(t *testing.T) {
+	const delay = 20 * time.Millisecond
+	res, err := Run(t.Context(), Config{
+		Target:   demoTarget(demoserver.Options{Delay: delay}),
+		Sessions: 1, Concurrency: 1, Rate: 1000, Duration: 40 * time.Millisecond, Method: messages.MethodPing,
+	})
+	require.NoError(t, err)
+	s := res.Schedule
+	require.NotNil(t, s)
+	require.EqualValues(t, 40, s.Sent)
+	most := float64(s.Sent) / (float64(s.Sent-1) * delay.Seconds())
+	assert.LessOrEqual(t, s.SentPerSec, most, "sent/s over the time sending took (asked for 1000/s)")
+	assert.LessOrEqual(t, res.CallsPerSecond, most)
+	assert.Greater(t, s.SentPerSec, 0.0)
+}
