@@ -42,6 +42,7 @@ type loadFlags struct {
 	data     string
 	genArgs  bool
 	noCheck  bool
+	noPre    bool
 
 	outputs    []string
 	thresholds []string
@@ -127,6 +128,7 @@ no threshold judges errors) or the run could not be made; 2 usage error;
 	fl.StringVar(&lf.data, "data", "", "CSV (with header) or JSONL file whose rows feed {{.Row.field}} in templates")
 	fl.BoolVar(&lf.genArgs, "gen-args", false, "generate the tool's arguments on every call from its inputSchema")
 	fl.BoolVar(&lf.noCheck, "no-validate", false, "do not check tool results against their outputSchema")
+	fl.BoolVar(&lf.noPre, "no-preflight", false, "start even if tools/list shows a tool called is missing or its arguments do not fit its inputSchema (to load-test error paths)")
 	fl.StringArrayVarP(&lf.outputs, "output", "O", nil, "report format[=FILE]: text, json, csv, html, prom (repeatable)")
 	fl.StringArrayVar(&lf.thresholds, "threshold", nil, `pass/fail check "METRIC OP VALUE", e.g. 'p99<200ms' (repeatable)`)
 	fl.DurationVar(&lf.lateAfter, "late-after", loadgen.DefaultLateAfter, "open model: a call sent this far behind schedule counts as late")
@@ -173,10 +175,15 @@ func runLoad(cmd *cobra.Command, f *targetFlags, lf *loadFlags) error {
 	if prog != nil {
 		prog.done()
 	}
-	var te *loadgen.TemplateError
+	var (
+		te *loadgen.TemplateError
+		pe *loadgen.PreflightError
+	)
 	switch {
 	case errors.As(err, &te):
 		return &usageError{te}
+	case errors.As(err, &pe):
+		return &usageError{fmt.Errorf("%w (--no-preflight runs it anyway)", pe)}
 	case err != nil:
 		return f.connectFailure(cmd, err)
 	}
@@ -204,7 +211,7 @@ func (lf *loadFlags) config(cmd *cobra.Command, f *targetFlags) (*loadgen.Config
 	cfg := &loadgen.Config{
 		Sessions: lf.sessions, Concurrency: lf.concurrency,
 		Duration: lf.duration, Count: lf.count, Rate: lf.rate,
-		Churn: lf.churn, NoOutputCheck: lf.noCheck,
+		Churn: lf.churn, NoOutputCheck: lf.noCheck, NoPreflight: lf.noPre,
 		LateAfter: lf.lateAfter, Interval: lf.interval,
 	}
 	if changed("count") && !changed("duration") {

@@ -29,7 +29,7 @@ func (f *targetFlags) urlTarget() (mcpengine.ServerConfig, string, error) {
 	switch {
 	case f.bearer != "":
 		sc.Auth = &mcpengine.AuthConfig{Bearer: os.ExpandEnv(f.bearer)}
-	case !hasHeader(sc.Headers, "Authorization"):
+	case isHTTPURL(f.url) && !hasHeader(sc.Headers, "Authorization"):
 		// No credentials given: answer the server's 401 the OAuth way,
 		// with the token `engine login` kept (dynamic registration).
 		sc.Auth = &mcpengine.AuthConfig{OAuth: &oauth.Config{}}
@@ -50,4 +50,12 @@ func hasHeader(headers map[string]string, name string) bool {
 		}
 	}
 	return false
+}
+
+// isHTTPURL reports an http or https URL: OAuth answers those servers'
+// 401s (a WebSocket upgrade carries no MCP authorization flow).
+func isHTTPURL(raw string) bool {
+	scheme, _, _ := strings.Cut(raw, "://")
+	scheme = strings.ToLower(scheme)
+	return scheme == "http" || scheme == "https"
 }

@@ -79,6 +79,11 @@ type Config struct {
 	// NoOutputCheck turns off validating tools/call results against the
 	// tools' outputSchema.
 	NoOutputCheck bool
+	// NoPreflight starts the run even when tools/list shows that a tool
+	// called is missing or that its arguments do not fit its inputSchema
+	// (to load-test a server's error paths); otherwise Run refuses with a
+	// *PreflightError.
+	NoPreflight bool
 	// NoProcessStats turns off sampling the CPU and memory of the server
 	// processes the engine started.
 	NoProcessStats bool

@@ -88,7 +88,7 @@ func TestRunIsErrorIsFailure(t *testing.T) {
 func TestRunRPCErrors(t *testing.T) {
 	res, err := Run(t.Context(), Config{
 		Target:   demoTarget(demoserver.Options{}),
-		Sessions: 2, Concurrency: 2, Count: 40, Tool: "no-such-tool",
+		Sessions: 2, Concurrency: 2, Count: 40, Tool: "no-such-tool", NoPreflight: true,
 	})
 	require.NoError(t, err)
 	assert.EqualValues(t, 40, res.Calls)

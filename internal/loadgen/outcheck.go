@@ -30,25 +30,35 @@ func (noLoader) Load(url string) (any, error) {
 
 // newOutputCheck compiles a tool's outputSchema (nil, nil if it has none).
 func newOutputCheck(tool string, schema messages.RawMessage) (*outputCheck, error) {
+	s, err := compileToolSchema(tool, "outputSchema", schema)
+	if s == nil || err != nil {
+		return nil, err
+	}
+	return &outputCheck{tool: tool, schema: s}, nil
+}
+
+// compileToolSchema compiles one of a tool's schemas (which names it:
+// inputSchema, outputSchema); nil, nil when the tool has none.
+func compileToolSchema(tool, which string, schema messages.RawMessage) (*jsonschema.Schema, error) {
 	if len(bytes.TrimSpace(schema)) == 0 || string(schema) == "null" {
 		return nil, nil
 	}
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schema))
 	if err != nil {
-		return nil, fmt.Errorf("tool %s: outputSchema is not JSON: %w", tool, err)
+		return nil, fmt.Errorf("tool %s: %s is not JSON: %w", tool, which, err)
 	}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020) // MCP's default dialect
 	c.UseLoader(noLoader{})
-	url := "mem:///tools/" + tool + "/outputSchema.json"
+	url := "mem:///tools/" + tool + "/" + which + ".json"
 	if err := c.AddResource(url, doc); err != nil {
-		return nil, fmt.Errorf("tool %s: outputSchema: %w", tool, err)
+		return nil, fmt.Errorf("tool %s: %s: %w", tool, which, err)
 	}
 	s, err := c.Compile(url)
 	if err != nil {
-		return nil, fmt.Errorf("tool %s: outputSchema does not compile: %w", tool, err)
+		return nil, fmt.Errorf("tool %s: %s does not compile: %w", tool, which, err)
 	}
-	return &outputCheck{tool: tool, schema: s}, nil
+	return s, nil
 }
 
 // toolStatus is the part of a tools/call result checked on every call;

@@ -233,12 +233,12 @@ func (r *runner) inspectTools(s *mcpengine.Session) error {
 	for _, q := range r.wl.reqs {
 		needGen = needGen || q.GenArgs
 	}
-	if r.cfg.NoOutputCheck && !needGen {
+	if r.cfg.NoOutputCheck && r.cfg.NoPreflight && !needGen {
 		return nil
 	}
 	// A setup step, not a measured call: a per-call timeout set tight for
-	// the load (tens of milliseconds) must not cost the schema checks when
-	// the first tools/list of a fresh session is slower.
+	// the load (tens of milliseconds) must not cost the checks when the
+	// first tools/list of a fresh session is slower.
 	lctx, cancel := context.WithTimeout(r.ctx, max(r.cfg.Timeout, 30*time.Second))
 	defer cancel()
 	tools, err := s.ListTools(lctx)
@@ -246,12 +246,14 @@ func (r *runner) inspectTools(s *mcpengine.Session) error {
 		if needGen {
 			return fmt.Errorf("generating arguments needs the tools' inputSchema, but tools/list failed: %w", err)
 		}
-		r.warn("tools/list failed (%v): results are not checked against outputSchema", err)
+		r.warn("tools/list failed (%v): the tools called and their results are not checked", err)
 		return nil
 	}
 	byName := make(map[string]messages.Tool, len(tools))
+	have := make([]string, 0, len(tools))
 	for _, t := range tools {
 		byName[t.Name] = t
+		have = append(have, t.Name)
 	}
 	for _, q := range r.wl.reqs {
 		if q.Method != messages.MethodToolsCall {
@@ -259,8 +261,8 @@ func (r *runner) inspectTools(s *mcpengine.Session) error {
 		}
 		t, ok := byName[q.Tool]
 		if !ok {
-			if q.GenArgs {
-				return fmt.Errorf("tool %q is not in the server's tools/list: cannot generate its arguments", q.Tool)
+			if q.GenArgs || !r.cfg.NoPreflight {
+				return &PreflightError{Request: q.Name, Problem: missingTool(q.Tool, have)}
 			}
 			r.warn("tool %q is not in the server's tools/list", q.Tool)
 			continue
@@ -278,7 +280,33 @@ func (r *runner) inspectTools(s *mcpengine.Session) error {
 				return fmt.Errorf("tool %q: %w", q.Tool, err)
 			}
 			q.gen = g
+			continue
 		}
+		if !r.cfg.NoPreflight {
+			if err := r.preflightArguments(q, t); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// preflightArguments renders a request's arguments once, as its first
+// call would, and holds them to the tool's inputSchema: a run whose every
+// call the server would refuse measures nothing.
+func (r *runner) preflightArguments(q *request, t messages.Tool) error {
+	td := TemplateData{SessionName: r.slots[0].name, Row: r.wl.row(0)}
+	params, err := q.build(&td)
+	if err != nil {
+		return nil // the dry run reports it, worded for templates
+	}
+	problem, err := checkArguments(q.Tool, t.InputSchema, params)
+	if err != nil {
+		r.warn("tool %s: its inputSchema cannot be checked (%v)", q.Tool, err)
+		return nil
+	}
+	if problem != "" {
+		return &PreflightError{Request: q.Name, Problem: problem}
 	}
 	return nil
 }

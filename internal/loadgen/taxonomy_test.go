@@ -58,6 +58,8 @@ func TestErrorTaxonomy(t *testing.T) {
 		// 2-core machine (at 50 ms some of them timed out under load).
 		Sessions: 2, Concurrency: 4, Count: 350, Timeout: 250 * time.Millisecond,
 		Workload: w,
+		// The unknown tool is the point: measure the server's refusals.
+		NoPreflight: true,
 	})
 	require.NoError(t, err)
 	byName := map[string]MethodResult{}

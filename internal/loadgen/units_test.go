@@ -272,7 +272,7 @@ func TestGenArgsAgainstTheDemoServer(t *testing.T) {
 		Target: demoTarget(demoserver.Options{}), Count: 1,
 		Workload: &Workload{Requests: []Request{{Tool: "nope", GenArgs: true}}},
 	})
-	assert.ErrorContains(t, err, "not in the server's tools/list")
+	assert.ErrorContains(t, err, `the server has no tool "nope"`)
 }
 
 func TestBrokenTemplateFailsBeforeTheRun(t *testing.T) {

@@ -1,0 +1,77 @@
+package loadgen
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/mcpengine/mcpengine/messages"
+)
+
+// PreflightError is a workload the server's tools/list already rules out:
+// a tool it does not have, or arguments its inputSchema refuses. The run
+// does not start (Config.NoPreflight runs it anyway, to load-test error
+// paths).
+type PreflightError struct {
+	Request string
+	Problem string
+}
+
+func (e *PreflightError) Error() string { return "request " + e.Request + ": " + e.Problem }
+
+// missingTool words a tool that tools/list does not have, naming the
+// closest one it does.
+func missingTool(name string, have []string) string {
+	msg := fmt.Sprintf("the server has no tool %q", name)
+	if len(have) == 0 {
+		return msg + " (its tools/list is empty)"
+	}
+	best, bestDist := "", -1
+	for _, h := range have {
+		if d := editDistance(strings.ToLower(name), strings.ToLower(h)); bestDist < 0 || d < bestDist {
+			best, bestDist = h, d
+		}
+	}
+	if bestDist <= max(2, len(name)/3) {
+		return msg + fmt.Sprintf("; did you mean %q?", best)
+	}
+	sort.Strings(have)
+	if len(have) > 8 {
+		have = append(have[:8:8], "…")
+	}
+	return msg + " (it has " + strings.Join(have, ", ") + ")"
+}
+
+// checkArguments validates the arguments of one rendered tools/call
+// against the tool's inputSchema; "" when they fit or there is no schema
+// to hold them to.
+func checkArguments(tool string, inputSchema, params messages.RawMessage) (string, error) {
+	s, err := compileToolSchema(tool, "inputSchema", inputSchema)
+	if err != nil || s == nil {
+		return "", err
+	}
+	var p struct {
+		Arguments messages.RawMessage `json:"arguments"`
+	}
+	if err := messages.Unmarshal(params, &p); err != nil {
+		return "", err
+	}
+	args := p.Arguments
+	if len(bytes.TrimSpace(args)) == 0 || string(args) == "null" {
+		args = messages.RawMessage(`{}`)
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(args))
+	if err != nil {
+		return "", err
+	}
+	err = s.Validate(v)
+	var ve *jsonschema.ValidationError
+	if !errors.As(err, &ve) {
+		return "", err
+	}
+	return "its arguments " + clip(args) + " do not fit the tool's inputSchema: " + oneLineValidation(err), nil
+}
