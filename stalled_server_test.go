@@ -41,5 +41,7 @@ func TestCallersNeverWaitOnAServerThatStoppedReading(t *testing.T) {
 	for d := range took {
 		worst = max(worst, d)
 	}
-	assert.Less(t, worst, 3*time.Second, "no caller waited on the blocked pipe")
+	// Not the 30 s of the stall: the bound only tells the two apart (200
+	// callers with -race on a loaded machine take a few seconds).
+	assert.Less(t, worst, 15*time.Second, "no caller waited on the blocked pipe")
 }

@@ -57,7 +57,9 @@ func TestKill9WithAThousandCallsInFlightFailsEveryCallerPromptlyAndRecovers(t *t
 		require.ErrorIs(t, err, mcpengine.ErrConnectionLost)
 		assert.False(t, mcpengine.SafeToRetry(err), "their fate on the server is unknown")
 	}
-	assert.Less(t, elapsed, 2*time.Second, "every caller returns promptly")
+	// Promptly, not when their 120 s sleeps end; the bound only tells the
+	// two apart (a loaded machine with -race takes a second or two).
+	assert.Less(t, elapsed, 30*time.Second, "every caller returns long before its call would have ended")
 	t.Logf("1000 callers failed %v after kill -9", elapsed)
 
 	waitState(t, s, mcpengine.StateReady, 10*time.Second)

@@ -252,12 +252,15 @@ func TestReadAndPrompt(t *testing.T) {
 
 func TestBadStdioCommandFailsFast(t *testing.T) {
 	t.Parallel()
-	r := engine(t, "", "ping", "--stdio", "/nonexistent/mcp-server --flag 'quoted arg'")
+	// With a connect timeout of an hour, only giving up at once ends the
+	// command within engine's one-minute limit; the bound below is far
+	// from both.
+	r := engine(t, "", "ping", "--stdio", "/nonexistent/mcp-server --flag 'quoted arg'", "--connect-timeout", "1h")
 	assert.Equal(t, 1, r.code)
 	line := oneLineError(t, r)
 	assert.Contains(t, line, "cannot start server /nonexistent/mcp-server")
 	assert.Contains(t, line, "no such file or directory")
-	assert.Less(t, r.took, 5*time.Second)
+	assert.Less(t, r.took, 30*time.Second, "gave up at once, not after the connect timeout")
 
 	r = engine(t, "", "list", "tools", "--stdio", "mcp-server-not-in-path-anywhere")
 	assert.Equal(t, 1, r.code)

@@ -6,7 +6,9 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -55,7 +57,10 @@ func TestLoadServesPrometheusMetrics(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, engineBin, "load", "-s", "1", "-c", "2", "-z", "4s", "-q", "--prometheus", addr)
+	// The run lasts until the test interrupts it, so that the scrapes
+	// below never race its end, however slowly the machine goes.
+	cmd := exec.CommandContext(ctx, engineBin, "load", "-s", "1", "-c", "2", "-z", "1h", "-q", "--prometheus", addr)
+	cmd.WaitDelay = 5 * time.Second
 	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
@@ -75,20 +80,38 @@ func TestLoadServesPrometheusMetrics(t *testing.T) {
 	case <-ctx.Done():
 		t.Fatal("no prometheus line on stderr")
 	}
+
+	// initialize and tools/list are recorded before the first measured
+	// call, so any operation-duration series is not enough: wait for the
+	// tools/call one itself.
+	callSeries := regexp.MustCompile(`(?m)^mcp_client_operation_duration_seconds_count\{[^}]*mcp_method_name="tools/call"[^}]*\} [1-9]`)
 	var body string
-	require.Eventually(t, func() bool {
-		resp, err := http.Get("http://" + addr + "/metrics")
-		if err != nil {
-			return false
+	for !callSeries.MatchString(body) {
+		select {
+		case <-ctx.Done():
+			t.Fatalf("no tools/call series while the load ran; last scrape:\n%s", body)
+		case <-time.After(50 * time.Millisecond): // between scrapes
 		}
-		defer resp.Body.Close()
-		b, _ := io.ReadAll(resp.Body)
-		body = string(b)
-		return strings.Contains(body, "mcp_client_operation_duration_seconds_count")
-	}, 20*time.Second, 100*time.Millisecond)
-	assert.Contains(t, body, `mcp_method_name="tools/call"`)
-	assert.Contains(t, body, "mcpengine_client_sessions")
-	require.NoError(t, cmd.Wait())
+		body = scrapeMetrics(addr)
+	}
+	assert.Regexp(t, `(?m)^mcpengine_client_sessions\{[^}]*mcpengine_session_state="ready"[^}]*\} 1$`, body)
+
+	require.NoError(t, cmd.Process.Signal(os.Interrupt))
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	require.ErrorAs(t, err, &exit)
+	assert.Equal(t, exitInterrupted, exit.ExitCode(), "an interrupted run exits 130")
+}
+
+// scrapeMetrics returns the body of one GET /metrics, or "" if it failed.
+func scrapeMetrics(addr string) string {
+	resp, err := http.Get("http://" + addr + "/metrics")
+	if err != nil {
+		return ""
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return string(b)
 }
 
 // --otel stdout on a client command prints the call's span, named and

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -14,7 +15,9 @@ import (
 )
 
 // The closed model at one call in flight per session is a loop of
-// request, wait, answer: each session makes about 1/delay calls a second.
+// request, wait, answer: every call waits the server's delay, and a
+// session's calls never overlap, so it makes at most one call per delay.
+// How close to that a loaded machine comes is speed, not asserted.
 func TestClosedModelOneInFlightGivesOneOverDelay(t *testing.T) {
 	const delay = 20 * time.Millisecond
 	res, err := Run(t.Context(), Config{
@@ -23,47 +26,51 @@ func TestClosedModelOneInFlightGivesOneOverDelay(t *testing.T) {
 		Interval: 200 * time.Millisecond,
 	})
 	require.NoError(t, err)
-	perSession := res.CallsPerSecond / 2
-	ideal := float64(time.Second / delay)
-	t.Logf("closed model, C=1, delay %v: %.1f calls/s per session (ideal %.0f), p50 %v", delay, perSession, ideal, res.Latency.P50)
-	// Each call costs the delay plus the round trip, which the race
-	// detector on a busy 2-core machine stretches to a few milliseconds.
-	assert.LessOrEqual(t, perSession, ideal*1.02)
-	assert.GreaterOrEqual(t, perSession, ideal*0.75)
-	assert.GreaterOrEqual(t, res.Latency.P50, delay)
+	t.Logf("closed model, C=1, delay %v: %.1f calls/s per session (ideal %.0f), p50 %v",
+		delay, res.CallsPerSecond/2, float64(time.Second/delay), res.Latency.P50)
+	require.Zero(t, res.Failed)
+	// Every call waited for the delay (the histogram's minimum is rounded
+	// down, never up).
+	assert.GreaterOrEqual(t, res.Service.Min, delay)
 	assert.Equal(t, res.Latency, res.Service, "closed model: latency is service time")
 	assert.Nil(t, res.Schedule)
+	// One call at a time per session: its calls, each at least the
+	// fastest one long, fit end to end in the measured window (which
+	// starts before the first call and ends with the last answer).
+	require.Len(t, res.PerSession, 2)
 	for _, s := range res.PerSession {
-		assert.InDelta(t, 0.5, s.Share, 0.1)
+		assert.Positive(t, s.Calls, "session %d", s.Session)
+		assert.LessOrEqual(t, time.Duration(s.Calls)*res.Service.Min, res.Duration,
+			"session %d: %d calls of at least %v cannot fit in %v one at a time", s.Session, s.Calls, res.Service.Min, res.Duration)
 	}
-	// Both sessions' calls are under way at every tick before the end (a
-	// session is between calls for microseconds in 20 ms).
-	checked := 0
+	require.NotEmpty(t, res.Timeline.Points)
 	for _, p := range res.Timeline.Points {
-		if p.T < 0.9 {
-			assert.InDelta(t, 2, p.InFlight, 1, "t=%.1fs", p.T)
-			checked++
-		}
+		assert.LessOrEqual(t, p.InFlight, int64(2), "t=%.1fs: 2 sessions x 1 call in flight", p.T)
 	}
-	assert.GreaterOrEqual(t, checked, 3)
 }
 
-// A short open-model run holds its rate; the 10-second, 2 % check is
-// TestOpenModelHoldsRateFor10s.
+// A short open-model run follows its schedule: every call due in the
+// second is sent and answered, none is dropped, and the latency, measured
+// from each call's scheduled time, includes the send lag. Whether the
+// machine kept up (the achieved rate) is speed: the 10-second, 2 % check
+// is TestOpenModelHoldsRateFor10s, opt-in.
 func TestOpenModelHoldsRate(t *testing.T) {
 	res, err := Run(t.Context(), Config{
 		Target:   demoTarget(demoserver.Options{Delay: 2 * time.Millisecond}),
 		Sessions: 2, Concurrency: 4, Rate: 200, Duration: time.Second,
 	})
 	require.NoError(t, err)
+	t.Logf("open model -r 200 for 1s: %.1f calls/s achieved, %d late", res.CallsPerSecond, res.Schedule.Late)
 	assert.Equal(t, "open", res.Model)
 	require.NotNil(t, res.Schedule)
 	assert.EqualValues(t, 200, res.Schedule.Intended)
 	assert.EqualValues(t, 200, res.Schedule.Sent)
 	assert.EqualValues(t, 200, res.Calls)
+	assert.Zero(t, res.Failed)
 	assert.Zero(t, res.Schedule.Unsent)
-	assert.InDelta(t, 200, res.CallsPerSecond, 200*0.05)
 	assert.GreaterOrEqual(t, res.Latency.P50, res.Service.P50, "latency includes the send lag")
+	assert.GreaterOrEqual(t, res.Latency.Min, res.Service.Min)
+	assert.GreaterOrEqual(t, res.Service.Min, 2*time.Millisecond, "every call waited the server's delay")
 }
 
 // TestOpenModelHoldsRateFor10s is the acceptance check: over 10 s the
@@ -107,8 +114,17 @@ func TestOpenModelStallShowsInLatencyNotServiceTime(t *testing.T) {
 		res.Latency.P50, res.Latency.P99, res.Latency.Max, res.Service.P50, res.Service.P99, res.Service.Max,
 		res.Schedule.Late, res.Schedule.Intended)
 	assert.Zero(t, res.Failed)
-	assert.Greater(t, res.Latency.P99, 500*time.Millisecond, "the corrected latency shows the stall")
-	assert.Less(t, res.Service.P99, 100*time.Millisecond, "one slow call of 600 does not move the service p99")
+	// Call 100 (due at 0.5 s) holds the only slot for at least a second,
+	// so the 100 calls due from 0.5 to 1 s are sent at 1.5 s or later:
+	// each waited at least 500ms after its scheduled time.
+	stalled := countFrom(res.LatencyHist, 490*time.Millisecond) // 500ms and more, give or take a bucket
+	assert.GreaterOrEqual(t, stalled, int64(100), "the corrected latency charges the stall to the calls it held up")
+	assert.Greater(t, res.Latency.P99, 500*time.Millisecond, "so the corrected p99 shows it")
+	// Service time counts only the call that slept: one call of 600 took a
+	// second, far from the p99.
+	slow := countFrom(res.ServiceHist, 900*time.Millisecond)
+	assert.EqualValues(t, 1, slow, "one call took about a second to serve")
+	assert.Less(t, res.Service.P99, time.Second, "one slow call of 600 does not move the service p99")
 	assert.GreaterOrEqual(t, res.Service.Max, time.Second, "the stalled call itself took a second")
 	assert.Greater(t, res.Schedule.Late, int64(150), "about 200 calls were due during the stall")
 	assert.NotEmpty(t, res.Warnings)
@@ -124,14 +140,22 @@ func TestOpenModelRampFollowsStages(t *testing.T) {
 		Interval: 100 * time.Millisecond,
 	})
 	require.NoError(t, err)
-	// A triangle from 0 to 400/s and back over 1 s: 200 calls.
-	assert.InDelta(t, 200, res.Calls, 3)
+	// A triangle from 0 to 400/s and back over 1 s: 200 calls due, and
+	// the open model sends every call due, late or not.
 	assert.InDelta(t, 200, res.Schedule.Intended, 1)
-	var peak float64
+	assert.Equal(t, res.Schedule.Intended, res.Calls)
+	// At every sample the target is the triangle at that moment (both are
+	// taken from the same clock reading).
+	checked := 0
 	for _, p := range res.Timeline.Points {
-		peak = max(peak, p.Target)
+		if p.T >= 1 {
+			continue
+		}
+		want := 800 * min(p.T, 1-p.T)
+		assert.InDelta(t, want, p.Target, 1e-6*400, "t=%.3fs", p.T)
+		checked++
 	}
-	assert.InDelta(t, 400, peak, 100)
+	assert.Positive(t, checked)
 }
 
 func TestClosedModelStagesRampSessions(t *testing.T) {
@@ -148,9 +172,19 @@ func TestClosedModelStagesRampSessions(t *testing.T) {
 	for _, s := range res.PerSession {
 		assert.Positive(t, s.Calls, "session %d", s.Session)
 	}
-	// Session 0 runs from the start, session 2 only from about 250ms.
-	assert.Greater(t, res.PerSession[0].Calls, res.PerSession[2].Calls)
-	assert.InDelta(t, 0.6, res.Seconds, 0.15)
+	// A session connects only once the ramp reaches it (session i at the
+	// level i+0.5): at every sample no more sessions are connected than the
+	// level allows (the level only rises here, and it is taken after the
+	// session count).
+	require.NotEmpty(t, res.Timeline.Points)
+	for _, p := range res.Timeline.Points {
+		assert.LessOrEqual(t, p.Sessions, int(math.Round(p.Target)), "t=%.3fs, level %.2f", p.T, p.Target)
+	}
+	// The run lasted its stages: the last sample is at their end or after
+	// (or, when the last tick came just before the end, within a
+	// twentieth of an interval of it).
+	last := res.Timeline.Points[len(res.Timeline.Points)-1]
+	assert.GreaterOrEqual(t, last.T, 0.6-0.1/20)
 }
 
 func TestWarmupIsNotCounted(t *testing.T) {
@@ -206,4 +240,16 @@ func TestProgressIsReported(t *testing.T) {
 		sum += p.Calls
 	}
 	assert.Equal(t, res.Calls, sum, "the timeline adds up to the total")
+}
+
+// countFrom counts the values recorded in h in buckets that start at d or
+// later.
+func countFrom(h *hdrhistogram.Histogram, d time.Duration) int64 {
+	var n int64
+	for _, b := range h.Distribution() {
+		if b.From >= micros(d) {
+			n += b.Count
+		}
+	}
+	return n
 }

@@ -1,6 +1,6 @@
 // Package proctest finds the child processes of a test (Linux /proc): the
 // servers an engine started as subprocesses, for tests that kill or count
-// them.
+// them, the members of their process groups, and unreaped children.
 package proctest
 
 import (
@@ -14,6 +14,34 @@ import (
 func Children(argv ...string) ([]int, error) {
 	self := strconv.Itoa(os.Getpid())
 	prefix := strings.Join(argv, "\x00")
+	return scan(func(pid string, f statFields) bool {
+		if f.ppid != self || f.state == "Z" {
+			return false
+		}
+		cmdline, _ := os.ReadFile("/proc/" + pid + "/cmdline")
+		return strings.HasPrefix(string(cmdline), prefix)
+	})
+}
+
+// Group returns the pids of the live (not zombie) processes of process
+// group pgid, whoever their parent is.
+func Group(pgid int) ([]int, error) {
+	want := strconv.Itoa(pgid)
+	return scan(func(_ string, f statFields) bool { return f.state != "Z" && f.state != "X" && f.pgrp == want })
+}
+
+// Zombies returns the pids of this process's children that exited and
+// were not reaped.
+func Zombies() ([]int, error) {
+	self := strconv.Itoa(os.Getpid())
+	return scan(func(_ string, f statFields) bool { return f.state == "Z" && f.ppid == self })
+}
+
+// statFields are the fields of /proc/PID/stat after the command name.
+type statFields struct{ state, ppid, pgrp string }
+
+// scan returns the pids whose /proc/PID/stat satisfies keep.
+func scan(keep func(pid string, f statFields) bool) ([]int, error) {
 	entries, err := os.ReadDir("/proc")
 	if err != nil {
 		return nil, err
@@ -28,13 +56,9 @@ func Children(argv ...string) ([]int, error) {
 		if err != nil {
 			continue // exited meanwhile
 		}
-		// pid (comm) state ppid ...: comm may hold spaces, so split after ')'.
+		// pid (comm) state ppid pgrp ...: comm may hold spaces, so split after ')'.
 		fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-		if len(fields) < 2 || fields[1] != self || fields[0] == "Z" {
-			continue
-		}
-		cmdline, _ := os.ReadFile("/proc/" + e.Name() + "/cmdline")
-		if strings.HasPrefix(string(cmdline), prefix) {
+		if len(fields) >= 3 && keep(e.Name(), statFields{state: fields[0], ppid: fields[1], pgrp: fields[2]}) {
 			pids = append(pids, pid)
 		}
 	}

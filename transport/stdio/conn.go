@@ -1,6 +1,7 @@
 package stdio
 
 import (
+	"io"
 	"log/slog"
 	"os"
 	"os/exec"
@@ -16,6 +17,9 @@ import (
 // its stderr and, after Close, its exit status.
 //
 // Goroutines: one, the stderr drain, started by Start and ended by Close.
+// On Linux the process's exit is watched through a pidfd by one goroutine
+// shared by every Conn of the process (exitwatch_linux.go), which the first
+// Start starts and Close of the last Conn ends.
 // ReadFrame is meant for the owner's single reader goroutine and WriteFrames
 // for one writer goroutine at a time; Close and the accessors may be called
 // from anywhere.
@@ -35,6 +39,12 @@ type Conn struct {
 	ring    ring
 	drained chan struct{} // closed when the stderr drain goroutine returns
 
+	// exit watches the child's exit (nil when not watched); dead is set
+	// once it exited, and publishes exitErr.
+	exit    *procWatch
+	dead    atomic.Bool
+	exitErr *ProcessExitedError
+
 	closeOnce sync.Once
 	closeErr  error
 	state     atomic.Pointer[os.ProcessState]
@@ -53,6 +63,7 @@ func newConn(cfg Config, cmd *exec.Cmd, p *pipes) *Conn {
 		drained: make(chan struct{}),
 	}
 	c.rd = newFrameReader(p.stdout, cfg.maxFrameBytes())
+	c.rd.dead = &c.dead
 	c.w = p.stdin
 	c.ring.size = cfg.stderrRingBytes()
 	sink := &lineSink{fn: cfg.StderrLine, logger: cfg.Logger}
@@ -63,7 +74,22 @@ func newConn(cfg Config, cmd *exec.Cmd, p *pipes) *Conn {
 	// group has exited) or, at the latest, when Close sets a read deadline on
 	// it after reaping the child; Close waits for it via c.drained.
 	go drainStderr(p.stderr, &c.ring, sink, c.drained)
+	c.watchExit()
 	return c
+}
+
+// ReadFrame returns the next frame (see transport.Conn and framed.ReadFrame).
+// Once the child has exited (watched on Linux) it returns what the child
+// wrote, without waiting for processes it left behind to close stdout, and
+// then *ProcessExitedError, wrapping io.EOF or io.ErrUnexpectedEOF.
+func (c *Conn) ReadFrame() ([]byte, error) {
+	b, err := c.framed.ReadFrame()
+	if err != nil && (err == io.EOF || err == io.ErrUnexpectedEOF) && c.dead.Load() {
+		e := *c.exitErr
+		e.Err = err
+		return nil, &e
+	}
+	return b, err
 }
 
 // Pid returns the child's process id, which is also its process group id.

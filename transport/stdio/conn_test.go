@@ -216,13 +216,14 @@ func TestIdleConnCostsOneGoroutineBesidesTheReader(t *testing.T) {
 		conns[i] = startChild(t, cfg)
 	}
 	during := runtime.NumGoroutine()
-	drains, others := stdioGoroutines()
+	drains, watchers, others := stdioGoroutines()
 	runtime.GC()
 	runtime.ReadMemStats(&ms1)
-	t.Logf("%d idle conns: %+d goroutines (%d stderr drains, %d others), %d bytes heap per conn without a reader",
-		n, during-before, drains, others, (int64(ms1.HeapAlloc)-int64(ms0.HeapAlloc))/n)
-	require.Equal(t, n, during-before, "exactly one goroutine per idle conn")
-	require.Equal(t, n, drains, "and it is the stderr drain")
+	t.Logf("%d idle conns: %+d goroutines (%d stderr drains, %d exit watchers, %d others), %d bytes heap per conn without a reader",
+		n, during-before, drains, watchers, others, (int64(ms1.HeapAlloc)-int64(ms0.HeapAlloc))/n)
+	require.Equal(t, n+1, during-before, "exactly one goroutine per idle conn, and one exit watcher for them all")
+	require.Equal(t, n, drains, "the stderr drains")
+	require.Equal(t, 1, watchers, "one exit watcher (pidfds in one epoll instance)")
 	require.Zero(t, others)
 
 	for _, c := range conns {
@@ -233,8 +234,9 @@ func TestIdleConnCostsOneGoroutineBesidesTheReader(t *testing.T) {
 }
 
 // stdioGoroutines counts the live goroutines running this package's code,
-// other than test goroutines: stderr drains (started by newConn) and others.
-func stdioGoroutines() (drains, others int) {
+// other than test goroutines: stderr drains (started by newConn), the exit
+// watcher, and others.
+func stdioGoroutines() (drains, watchers, others int) {
 	buf := make([]byte, 4<<20)
 	buf = buf[:runtime.Stack(buf, true)]
 	for _, g := range strings.Split(string(buf), "\n\n") {
@@ -245,11 +247,19 @@ func stdioGoroutines() (drains, others int) {
 			// The drain, possibly not yet scheduled (then its top frame is
 			// the compiler's newConn.gowrap1 rather than drainStderr).
 			drains++
+		case strings.Contains(g, "created by github.com/mcpengine/mcpengine/transport/stdio.(*exitWatcher).watch"):
+			watchers++
 		default:
 			others++
 		}
 	}
-	return drains, others
+	return drains, watchers, others
+}
+
+// exitWatcherGoroutines counts the running exit watchers (at most one).
+func exitWatcherGoroutines() int {
+	_, watchers, _ := stdioGoroutines()
+	return watchers
 }
 
 // settleStdioGoroutines yields until the goroutines of closed conns, which
@@ -258,11 +268,11 @@ func settleStdioGoroutines(t *testing.T) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
 	for {
-		drains, others := stdioGoroutines()
-		if drains+others == 0 {
+		drains, watchers, others := stdioGoroutines()
+		if drains+watchers+others == 0 {
 			return
 		}
-		require.True(t, time.Now().Before(deadline), "%d drains and %d other stdio goroutines linger", drains, others)
+		require.True(t, time.Now().Before(deadline), "%d drains, %d exit watchers and %d other stdio goroutines linger", drains, watchers, others)
 		runtime.Gosched()
 	}
 }

@@ -7,13 +7,18 @@
 // The engine holds thousands of connections, so an idle one is kept cheap:
 //
 //   - Goroutines: exactly one owned by the Conn (the stderr drain), plus the
-//     engine's own reader goroutine blocked in ReadFrame. Nothing waits on the
-//     child while it runs; the child is reaped by Conn.Close. exec never
-//     starts copying goroutines because every pipe end is an *os.File.
-//   - Memory: a 4 KiB read buffer (grown only while a large frame is being
-//     received, and released afterwards), a 4 KiB stderr read buffer, and a
-//     stderr ring that grows only as the child actually writes to stderr.
-//     Write buffers are pooled and held only during WriteFrames.
+//     engine's own reader goroutine blocked in ReadFrame. On Linux the
+//     child's exit is watched through a pidfd by one goroutine shared by
+//     every Conn of the process (all pidfds in one epoll instance, parked in
+//     the runtime poller); it ends with the last Conn's Close. The child is
+//     reaped by Conn.Close. exec never starts copying goroutines because
+//     every pipe end is an *os.File.
+//   - Memory: no read buffer while idle (stdout and stderr wait for
+//     readability in the runtime poller and take a pooled 4 KiB buffer only
+//     to read; a buffer grows only while a large frame is being received),
+//     and a stderr ring that grows only as the child actually writes to
+//     stderr. Write buffers are pooled and held only during WriteFrames.
+//   - File descriptors: stdin, stdout, stderr, and the pidfd on Linux.
 //
 // # Lifetime
 //
@@ -23,6 +28,12 @@
 // MCP shutdown sequence: close stdin, wait, SIGTERM the group, wait, SIGKILL
 // the group, reap. The owner must call Close even after ReadFrame has
 // returned io.EOF, otherwise the exited child stays a zombie.
+//
+// The server is the process Dial started. When it exits (watched on Linux),
+// its process group is killed at once, whatever still holds stdout, and
+// ReadFrame returns what it wrote and then *ProcessExitedError (which
+// matches io.EOF), instead of waiting for an end of file that a child left
+// behind may never give.
 //
 // # Framing
 //

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/mcpengine/mcpengine/transport"
@@ -46,6 +47,10 @@ type frameReader struct {
 	// interrupted is set by fill when a read deadline cut the read short
 	// (transport.ReadInterrupter): not an error, and nothing was consumed.
 	interrupted bool
+	// dead, when set, says the process writing src has exited: fill then
+	// reads what the pipe holds without waiting, and an empty pipe is the
+	// end of the stream even if a process it left behind keeps it open.
+	dead *atomic.Bool
 }
 
 func newFrameReader(src io.Reader, maxFrameBytes int) frameReader {
@@ -107,12 +112,17 @@ func (r *frameReader) next() ([]byte, error) {
 // buffered reports whether bytes of a next frame are already read.
 func (r *frameReader) buffered() bool { return r.start < r.end }
 
-// readInterrupted reports whether err is the read deadline that
-// InterruptRead sets, and if so lifts it so that the next read waits again.
-// Only InterruptRead sets read deadlines on a connection's stdout.
+// readInterrupted reports whether err is a read deadline: the one that
+// InterruptRead sets, which it lifts so that the next read waits again, or
+// the one that wakes the reader when the process exited, which stays (the
+// next fill reads without waiting). Only these two set read deadlines on a
+// connection's stdout.
 func (r *frameReader) readInterrupted(err error) bool {
 	if !errors.Is(err, os.ErrDeadlineExceeded) {
 		return false
+	}
+	if r.drying() {
+		return true // not an interruption: the caller reads on, dry
 	}
 	if f, ok := r.src.(*os.File); ok {
 		_ = f.SetReadDeadline(time.Time{})
@@ -139,9 +149,14 @@ func (r *frameReader) take(line []byte) []byte {
 	return out
 }
 
+// drying reports whether the writer of src has exited, so that reads must
+// not wait (see dead).
+func (r *frameReader) drying() bool { return r.dead != nil && r.poll != nil && r.dead.Load() }
+
 // fill makes room and reads once.
 func (r *frameReader) fill() {
-	if r.poll != nil && r.start == r.end {
+	dry := r.drying()
+	if r.poll != nil && r.start == r.end && !dry {
 		// Nothing buffered: wait for the next bytes without a buffer.
 		r.release()
 		buf, n, err := r.poll.read()
@@ -181,7 +196,13 @@ func (r *frameReader) fill() {
 		}
 		r.buf = nb
 	}
-	n, err := r.src.Read(r.buf[r.end:])
+	var n int
+	var err error
+	if dry {
+		n, err = r.poll.readNow(r.buf[r.end:])
+	} else {
+		n, err = r.src.Read(r.buf[r.end:])
+	}
 	r.end += n
 	if err != nil && !r.readInterrupted(err) {
 		r.err = err

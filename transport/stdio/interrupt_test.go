@@ -4,6 +4,8 @@ package stdio
 
 import (
 	"os"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -24,7 +26,7 @@ func TestInterruptReadWakesABlockedReadAndLosesNothing(t *testing.T) {
 		_, err := c.ReadFrame()
 		errc <- err
 	}()
-	time.Sleep(50 * time.Millisecond) // usually blocked by now; either way the result is the same
+	waitBlockedReading(t) // so that the interruption wakes a parked read, not just the next one
 	c.InterruptRead()
 	select {
 	case err := <-errc:
@@ -62,7 +64,9 @@ func TestInterruptedReadKeepsAPartialFrame(t *testing.T) {
 		_, err := fr.next()
 		errc <- err
 	}()
-	time.Sleep(50 * time.Millisecond)
+	// Parked in the poller inside next: the first half has been read, no
+	// '\n' found, and the second read waits.
+	waitBlockedReading(t)
 	require.NoError(t, r.SetReadDeadline(pastDeadline)) // what Conn.InterruptRead does
 	select {
 	case err := <-errc:
@@ -77,4 +81,23 @@ func TestInterruptedReadKeepsAPartialFrame(t *testing.T) {
 	frame, err := fr.next()
 	require.NoError(t, err)
 	assert.Equal(t, `{"jsonrpc":"2.0","id":1}`, string(frame))
+}
+
+// waitBlockedReading returns once a goroutine is parked in the runtime
+// poller inside frameReader.next, which it only is after reading all that
+// was available; it fails the test if none is within 20 s.
+func waitBlockedReading(t *testing.T) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	buf := make([]byte, 1<<20)
+	for {
+		stacks := string(buf[:runtime.Stack(buf, true)])
+		for _, g := range strings.Split(stacks, "\n\n") {
+			if strings.Contains(g, " [IO wait") && strings.Contains(g, "stdio.(*frameReader).next") {
+				return
+			}
+		}
+		require.True(t, time.Now().Before(deadline), "no read parked in the poller")
+		runtime.Gosched()
+	}
 }

@@ -10,3 +10,5 @@ type pollReader struct{}
 func newPollReader(io.Reader) *pollReader { return nil }
 
 func (*pollReader) read() ([]byte, int, error) { return nil, 0, io.EOF }
+
+func (*pollReader) readNow([]byte) (int, error) { return 0, io.EOF }

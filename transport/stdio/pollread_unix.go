@@ -72,3 +72,26 @@ func (p *pollReader) read() (buf []byte, n int, err error) {
 	}
 	return buf, n, nil
 }
+
+// readNow reads what the file holds without waiting, ignoring read
+// deadlines: io.EOF when it holds nothing. For a pipe whose writer has
+// exited even though other processes still hold it open.
+func (p *pollReader) readNow(buf []byte) (n int, err error) {
+	cerr := p.raw.Control(func(fd uintptr) {
+		for {
+			n, err = syscall.Read(int(fd), buf)
+			if err != syscall.EINTR {
+				return
+			}
+		}
+	})
+	switch {
+	case cerr != nil:
+		return 0, cerr
+	case err == syscall.EAGAIN, err == nil && n <= 0:
+		return 0, io.EOF
+	case err != nil:
+		return 0, err
+	}
+	return n, nil
+}

@@ -40,6 +40,7 @@ func (c *Conn) Close(ctx context.Context) error {
 
 func (c *Conn) shutdown(ctx context.Context) error {
 	c.closing.Store(true)
+	c.unwatchExit()     // from here on only Close signals the group and reaps
 	_ = c.stdin.Close() // EOF for the child; unblocks a pending WriteFrames
 
 	pid := c.proc.Pid

@@ -19,9 +19,8 @@ import (
 
 func TestCloseOfWellBehavedChildOnlyClosesStdin(t *testing.T) {
 	c := startChild(t, childConfig(t, "echo"))
-	start := time.Now()
 	require.NoError(t, c.Close(context.Background()))
-	assert.Less(t, time.Since(start), DefaultShutdownGrace, "no signal needed")
+	// It exited on its own (code 0, no signal): no signal was needed.
 	assert.Equal(t, 0, c.ExitCode())
 	assert.Equal(t, syscall.Signal(0), exitSignal(t, c))
 }
@@ -35,9 +34,10 @@ func TestCloseSendsSIGTERMToChildIgnoringStdinEOF(t *testing.T) {
 	start := time.Now()
 	require.NoError(t, c.Close(context.Background()))
 	elapsed := time.Since(start)
+	// SIGTERM ended it, after one grace period (timers never fire early),
+	// and no SIGKILL was needed.
 	assert.Equal(t, syscall.SIGTERM, exitSignal(t, c))
 	assert.GreaterOrEqual(t, elapsed, cfg.ShutdownGrace)
-	assert.Less(t, elapsed, 2*cfg.ShutdownGrace+2*time.Second)
 	assert.Equal(t, -1, c.ExitCode())
 }
 
@@ -50,9 +50,9 @@ func TestCloseSendsSIGKILLToChildIgnoringSIGTERM(t *testing.T) {
 	start := time.Now()
 	require.NoError(t, c.Close(context.Background()))
 	elapsed := time.Since(start)
+	// SIGKILL ended it, after both grace periods.
 	assert.Equal(t, syscall.SIGKILL, exitSignal(t, c))
 	assert.GreaterOrEqual(t, elapsed, 2*cfg.ShutdownGrace)
-	assert.Less(t, elapsed, 2*cfg.ShutdownGrace+2*time.Second)
 }
 
 func TestCloseNeverWaitsBeyondItsContextDeadline(t *testing.T) {
@@ -65,7 +65,9 @@ func TestCloseNeverWaitsBeyondItsContextDeadline(t *testing.T) {
 	defer cancel()
 	start := time.Now()
 	require.NoError(t, c.Close(ctx))
-	assert.Less(t, time.Since(start), 3*time.Second)
+	// Killed at once when ctx ended, not after the hour of grace; the
+	// bound is there only to tell those two apart.
+	assert.Less(t, time.Since(start), time.Minute)
 	assert.Equal(t, syscall.SIGKILL, exitSignal(t, c))
 }
 

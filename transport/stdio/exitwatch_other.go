@@ -1,0 +1,10 @@
+//go:build !linux
+
+package stdio
+
+// procWatch: off Linux the server's exit is not watched (no pidfd); the
+// connection ends at end of file on stdout, as it always did.
+type procWatch struct{}
+
+func (c *Conn) watchExit()   {}
+func (c *Conn) unwatchExit() {}
