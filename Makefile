@@ -59,9 +59,15 @@ lint:
 	$(GO) vet $(PKGS)
 	$(GO) run $(STATICCHECK) $(PKGS)
 
+# Every parser of untrusted bytes, FUZZTIME each (make fuzz FUZZTIME=5m).
+FUZZTIME ?= 60s
 fuzz:
-	$(GO) test -run '^$$' -fuzz '^FuzzDecodeFrame$$' -fuzztime 60s ./messages/
-	$(GO) test -run '^$$' -fuzz '^FuzzAppendDecodedFrame$$' -fuzztime 60s ./messages/
+	$(GO) test -run '^$$' -fuzz '^FuzzDecodeFrame$$' -fuzztime $(FUZZTIME) ./messages/
+	$(GO) test -run '^$$' -fuzz '^FuzzAppendDecodedFrame$$' -fuzztime $(FUZZTIME) ./messages/
+	$(GO) test -run '^$$' -fuzz '^FuzzReader$$' -fuzztime $(FUZZTIME) ./transport/internal/sse/
+	$(GO) test -run '^$$' -fuzz '^FuzzParseConfig$$' -fuzztime $(FUZZTIME) .
+	$(GO) test -run '^$$' -fuzz '^FuzzParseConfig$$' -fuzztime $(FUZZTIME) ./gateway/
+	$(GO) test -run '^$$' -fuzz '^FuzzGatewayRequestBodies$$' -fuzztime $(FUZZTIME) ./gateway/
 
 clean:
 	rm -rf bin testdata/node/node_modules
