@@ -3,6 +3,14 @@ GO      ?= go
 BIN     := bin/engine
 PKGS    := ./...
 
+.PHONY: soak
+# The leak check (internal/soak): 1000 Streamable HTTP sessions and a few
+# stdio ones calling and reconnecting for DURATION, heap, goroutines,
+# descriptors and child processes sampled every 10s; fails on a trend.
+DURATION ?= 10m
+soak:
+	SOAK_DURATION=$(DURATION) $(GO) test -count=1 -v -run '^TestSoak$$' -timeout 24h ./internal/soak/
+
 .PHONY: all build demo test test-short bench bench-peers lint fuzz node-deps clean deps-check
 
 all: lint test

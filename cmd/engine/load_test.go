@@ -441,16 +441,6 @@ func TestLoadTemplateMistakesAreUsageErrorsInPlainWords(t *testing.T) {
 	}
 }
 
-func TestListToolsSummarizesArguments(t *testing.T) {
-	t.Parallel()
-	r := engine(t, "", "list", "tools")
-	require.Equal(t, 0, r.code, r.stderr)
-	assert.Contains(t, r.stdout, "NAME")
-	assert.Contains(t, r.stdout, "ARGUMENTS")
-	assert.Regexp(t, `(?m)^add\s+a\*:number, b\*:number\s+Adds two numbers\.`, r.stdout)
-	assert.Contains(t, r.stdout, "(* required argument)")
-}
-
 func TestVersionAndCompletion(t *testing.T) {
 	t.Parallel()
 	r := engine(t, "", "--version")

@@ -138,9 +138,11 @@ func TestPing(t *testing.T) {
 func TestListTools(t *testing.T) {
 	t.Parallel()
 	r := ok(t, "list", "tools")
-	assert.Regexp(t, `(?m)^NAME +DESCRIPTION$`, r.stdout)
-	assert.Regexp(t, `(?m)^echo +Returns its text argument unchanged\.$`, r.stdout)
+	assert.Regexp(t, `(?m)^NAME +ARGUMENTS +DESCRIPTION$`, r.stdout)
+	assert.Regexp(t, `(?m)^echo +text\*:string +Returns its text argument unchanged\.$`, r.stdout)
 	assert.Regexp(t, `(?m)^fail +`, r.stdout)
+	assert.Regexp(t, `(?m)^add\s+a\*:number, b\*:number\s+Adds two numbers\.`, r.stdout)
+	assert.Contains(t, r.stdout, "(* required argument)")
 
 	r = ok(t, "list", "tools", "--json")
 	var res struct {
