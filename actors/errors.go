@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -49,7 +50,11 @@ func (e *ConnectionLostError) Error() string {
 }
 func (e *ConnectionLostError) Unwrap() []error { return []error{ErrConnectionLost, e.Cause} }
 
-// TimeoutError reports a request that got no answer in time.
+// TimeoutError reports a request that got no answer in time. Whichever
+// clock ran out first, the request timeout or the caller's ctx deadline,
+// the caller gets this one error, and it matches both ErrTimeout and
+// context.DeadlineExceeded with errors.Is: code that checks either never
+// depends on which timer fired first.
 type TimeoutError struct {
 	Method string
 	After  time.Duration
@@ -67,7 +72,9 @@ func (e *TimeoutError) Error() string {
 	}
 	return fmt.Sprintf("mcpengine: %s got no answer before the caller's deadline", e.Method)
 }
-func (e *TimeoutError) Is(target error) bool { return target == ErrTimeout }
+func (e *TimeoutError) Is(target error) bool {
+	return target == ErrTimeout || target == context.DeadlineExceeded
+}
 
 // Timeout lets net-style checks (err.(interface{ Timeout() bool })) work.
 func (e *TimeoutError) Timeout() bool { return true }
