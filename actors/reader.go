@@ -30,7 +30,7 @@ func deliverFrame(sys *actor.ActorSystem, session *actor.PID, epoch uint64, sh *
 	// The transport hands over a frame nobody else holds, so the decoded
 	// messages may alias it instead of copying their raw members.
 	in := &frameIn{epoch: epoch}
-	msgs, errs := messages.AppendDecodedFrame(in.one[:0], frame)
+	msgs, errs := messages.AppendDecodedFrameLimit(in.one[:0], frame, sh.cfg.MaxFrameBytes)
 	in.msgs = msgs
 	for _, e := range errs {
 		sh.stats.InvalidFrames.Add(1)

@@ -3,6 +3,7 @@ package messages
 import (
 	"bytes"
 	"errors"
+	"fmt"
 )
 
 // wireEnvelope is the on-the-wire shape. Every member is raw so that
@@ -26,13 +27,23 @@ type wireErrorObject struct {
 // batch array (which 2025-03-26 servers may send). It returns every valid
 // message in order and one error per invalid part; a frame that is not JSON
 // at all yields no messages and one error. Nothing here panics on any input.
+// It refuses frames longer than MaxMessageBytes; DecodeFrameLimit takes the
+// limit a session was configured with.
 func DecodeFrame(frame []byte) ([]Message, []error) {
+	return DecodeFrameLimit(frame, MaxMessageBytes)
+}
+
+// DecodeFrameLimit is DecodeFrame with a frame size limit of maxBytes
+// (zero or less means MaxMessageBytes). The transport enforces the same
+// limit while reading; the decoder checks it again for frames that did not
+// come through one.
+func DecodeFrameLimit(frame []byte, maxBytes int) ([]Message, []error) {
 	frame = trimSpace(frame)
 	if len(frame) == 0 {
 		return nil, []error{invalid("empty frame", frame)}
 	}
-	if len(frame) > MaxMessageBytes {
-		return nil, []error{invalid("frame exceeds MaxMessageBytes", frame[:64])}
+	if len(frame) > frameLimit(maxBytes) {
+		return nil, []error{invalid(fmt.Sprintf("frame exceeds the %d-byte limit", frameLimit(maxBytes)), frame[:64])}
 	}
 	if frame[0] == '[' {
 		return decodeBatch(frame)
@@ -214,4 +225,12 @@ func invalid(reason string, frame []byte) error {
 		s = string(frame[:show]) + "…"
 	}
 	return &InvalidMessageError{Reason: reason, Frame: s}
+}
+
+// frameLimit is the frame size limit a decoder applies for maxBytes.
+func frameLimit(maxBytes int) int {
+	if maxBytes <= 0 {
+		return MaxMessageBytes
+	}
+	return maxBytes
 }

@@ -20,14 +20,25 @@ package messages
 // member names, very deep nesting, or any message DecodeFrame would reject)
 // goes through DecodeFrame itself, so behaviour on odd input is DecodeFrame's
 // and those results are copies.
+//
+// It refuses frames longer than MaxMessageBytes; AppendDecodedFrameLimit
+// takes the limit a session was configured with.
 func AppendDecodedFrame(dst []Message, frame []byte) ([]Message, []error) {
-	if m, err, scanned := decodeFrameInPlace(frame); scanned {
+	return AppendDecodedFrameLimit(dst, frame, MaxMessageBytes)
+}
+
+// AppendDecodedFrameLimit is AppendDecodedFrame with a frame size limit of
+// maxBytes (zero or less means MaxMessageBytes), the limit the transport
+// that read the frame applied: a frame it let through must not be dropped
+// here for a smaller, hard-coded one.
+func AppendDecodedFrameLimit(dst []Message, frame []byte, maxBytes int) ([]Message, []error) {
+	if m, err, scanned := decodeFrameInPlace(frame, frameLimit(maxBytes)); scanned {
 		if err != nil {
 			return dst, []error{err}
 		}
 		return append(dst, m), nil
 	}
-	msgs, errs := DecodeFrame(frame)
+	msgs, errs := DecodeFrameLimit(frame, maxBytes)
 	return append(dst, msgs...), errs
 }
 
@@ -51,9 +62,9 @@ const (
 // (scanned reports true), its members are exactly what sonic would have
 // found, so the same rules (wireEnvelope.message) give the same message or
 // the same error, with the raw members aliasing the frame.
-func decodeFrameInPlace(frame []byte) (m Message, err error, scanned bool) {
+func decodeFrameInPlace(frame []byte, maxBytes int) (m Message, err error, scanned bool) {
 	b := trimSpace(frame)
-	if len(b) == 0 || len(b) > MaxMessageBytes || b[0] != '{' {
+	if len(b) == 0 || len(b) > maxBytes || b[0] != '{' {
 		return Message{}, nil, false
 	}
 	var s [len(envelopeNames)]span
