@@ -90,7 +90,7 @@ func DecodeMessage(data []byte) (Message, error) {
 // whole message, for the errors.
 func (w *wireEnvelope) message(data []byte) (Message, error) {
 	if string(w.JSONRPC) != `"2.0"` {
-		return Message{}, invalid(`jsonrpc must be "2.0"`, data)
+		return Message{}, w.invalidAnswer(`jsonrpc must be "2.0"`, data)
 	}
 	var m Message
 	var err error
@@ -135,7 +135,7 @@ func (w *wireEnvelope) message(data []byte) (Message, error) {
 		m.ID = ID{kind: idNull}
 	}
 	if hasResult == hasError {
-		return Message{}, invalid("a response must have exactly one of result and error", data)
+		return Message{}, w.invalidAnswer("a response must have exactly one of result and error", data)
 	}
 	m.Kind = KindResponse
 	if hasResult {
@@ -147,7 +147,7 @@ func (w *wireEnvelope) message(data []byte) (Message, error) {
 	}
 	werr, err := decodeWireError(w.Error)
 	if err != nil {
-		return Message{}, invalid(err.Error(), data)
+		return Message{}, w.invalidAnswer(err.Error(), data)
 	}
 	m.Error = werr
 	return m, nil
@@ -218,13 +218,28 @@ func nullToNil(raw RawMessage) RawMessage {
 	return raw
 }
 
-func invalid(reason string, frame []byte) error {
+func invalid(reason string, frame []byte) error { return invalidMessage(reason, frame) }
+
+func invalidMessage(reason string, frame []byte) *InvalidMessageError {
 	const show = 120
 	s := string(frame)
 	if len(frame) > show {
 		s = string(frame[:show]) + "…"
 	}
 	return &InvalidMessageError{Reason: reason, Frame: s}
+}
+
+// invalidAnswer is invalid for a message that may be a broken response: a
+// message without a method whose id can still be read carries that id, so
+// that the request it answers fails at once with what was wrong.
+func (w *wireEnvelope) invalidAnswer(reason string, data []byte) error {
+	e := invalidMessage(reason, data)
+	if w.Method == nil && w.ID != nil {
+		if id, err := parseID(w.ID); err == nil && id.IsValid() {
+			e.ID = id
+		}
+	}
+	return e
 }
 
 // frameLimit is the frame size limit a decoder applies for maxBytes.

@@ -168,12 +168,12 @@ func TestFrameLimitIsTheOneGiven(t *testing.T) {
 	frame := []byte(`{"jsonrpc":"2.0","id":1,"result":{"text":"` + strings.Repeat("x", 200) + `"}}`)
 	batch := []byte("[" + string(frame) + "]")
 	for _, f := range [][]byte{frame, batch} {
-		msgs, errs := AppendDecodedFrameLimit(nil, f, 100)
+		msgs, errs, _ := AppendDecodedFrameLimit(nil, f, 100)
 		assert.Empty(t, msgs)
 		require.Len(t, errs, 1)
 		assert.Contains(t, errs[0].Error(), "exceeds the 100-byte limit")
 
-		msgs, errs = AppendDecodedFrameLimit(nil, f, len(f))
+		msgs, errs, _ = AppendDecodedFrameLimit(nil, f, len(f))
 		assert.Empty(t, errs)
 		require.Len(t, msgs, 1)
 
@@ -183,7 +183,7 @@ func TestFrameLimitIsTheOneGiven(t *testing.T) {
 	}
 	head, tail := `{"jsonrpc":"2.0","id":1,"result":{"p":"`, `"}}`
 	big := []byte(head + strings.Repeat("x", MaxMessageBytes+1-len(head)-len(tail)) + tail)
-	msgs, errs := AppendDecodedFrameLimit(nil, big, MaxMessageBytes+1)
+	msgs, errs, _ := AppendDecodedFrameLimit(nil, big, MaxMessageBytes+1)
 	assert.Empty(t, errs, "above the default, within the limit given")
 	require.Len(t, msgs, 1)
 }
