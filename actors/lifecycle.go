@@ -147,7 +147,10 @@ func (a *sessionActor) becomeReady(neg Negotiated) {
 	if method, ok := a.sh.cfg.Handshake.Completed(); ok {
 		a.writeNotification(method, nil)
 	}
-	a.restarter.Reset()
+	// The restarter is not reset here: a server that dies right after its
+	// handshake would be respawned at the first delay forever. It starts
+	// over only when a connection stayed ready long enough
+	// (connectionFailed, supervisor.Policy.ResetAfter).
 	a.readySince = time.Now()
 	a.setState(StateReady, nil)
 	a.tellConnection()
@@ -201,6 +204,11 @@ func (a *sessionActor) connectionFailed(err error) {
 	}
 	a.sh.log.Debug("connection failed", slog.String("session", a.sh.name), slog.Any("error", err))
 	a.failInFlight(&ConnectionLostError{Cause: err})
+	var readyFor time.Duration
+	if !a.readySince.IsZero() {
+		readyFor = time.Since(a.readySince)
+	}
+	a.restarter.ConnectionEnded(readyFor)
 	a.sessionEnded(err)
 	a.dropConnection(context.Background())
 	a.retryLater(err)
