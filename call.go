@@ -42,7 +42,8 @@ func FailFast() CallOption { return func(c *actors.Call) { c.FailFast = true } }
 // Call sends a raw request and returns its raw result. params may be nil,
 // a messages.RawMessage/[]byte holding JSON, or any value to encode. If ctx
 // ends first, the request is cancelled on the server (notifications/
-// cancelled) and ctx.Err() is returned.
+// cancelled) and ctx.Err() is returned; when that was its deadline, a
+// *TimeoutError that matches both ErrTimeout and context.DeadlineExceeded.
 func (s *Session) Call(ctx context.Context, method string, params any, opts ...CallOption) (messages.RawMessage, error) {
 	c, err := s.newCall(ctx, method, params, opts)
 	if err != nil {
@@ -54,9 +55,10 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts ...C
 	case <-c.Done():
 		return c.Result, c.Err
 	case <-ctx.Done():
-		span.Cancelled(ctx.Err())
-		s.h.Cancel(c, ctx.Err())
-		return nil, ctx.Err()
+		err := ctxEndedError(ctx, method)
+		span.Cancelled(err)
+		s.h.Cancel(c, err)
+		return nil, err
 	case <-s.sh.Closed():
 		return s.afterClose(c)
 	}
@@ -72,8 +74,9 @@ func (s *Session) CallAsync(ctx context.Context, method string, params any, opts
 	f := &Future{c: c, s: s, span: c.Span}
 	if ctx.Done() != nil {
 		stop := context.AfterFunc(ctx, func() {
-			f.span.Cancelled(ctx.Err())
-			s.h.Cancel(c, ctx.Err())
+			err := ctxEndedError(ctx, method)
+			f.span.Cancelled(err)
+			s.h.Cancel(c, err)
 		})
 		f.stopWatch = stop
 	}
@@ -82,8 +85,8 @@ func (s *Session) CallAsync(ctx context.Context, method string, params any, opts
 }
 
 func (s *Session) newCall(ctx context.Context, method string, params any, opts []CallOption) (*actors.Call, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	if ctx.Err() != nil {
+		return nil, ctxEndedError(ctx, method)
 	}
 	raw, err := encodeParams(params)
 	if err != nil {

@@ -48,7 +48,8 @@ type Config struct {
 	// (default 5); EOFs and crashes are retried without limit.
 	Backoff       BackoffPolicy
 	RestartBudget int
-	// MaxFrameBytes caps one received frame (default 32 MiB).
+	// MaxFrameBytes caps one received frame (default 32 MiB), in the
+	// transport and in the decoder alike.
 	MaxFrameBytes int
 
 	// Roots, Sampling and Elicitation are the client features offered to
@@ -210,6 +211,7 @@ func (e *Engine) actorConfig(sc SessionConfig, dialer transport.Dialer) actors.S
 		RequestTimeout:     firstDuration(sc.RequestTimeout, c.RequestTimeout),
 		InitTimeout:        c.InitTimeout,
 		MaxInFlight:        c.MaxInFlight,
+		MaxFrameBytes:      c.MaxFrameBytes,
 		QueueLimit:         c.QueueLimit,
 		Backoff:            c.Backoff,
 		MaxBudgetedRetries: c.RestartBudget,

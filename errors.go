@@ -18,6 +18,7 @@ var (
 	ErrNotReady               = actors.ErrNotReady
 	ErrCapabilityNotSupported = actors.ErrCapabilityNotSupported
 	ErrVersionMismatch        = actors.ErrVersionMismatch
+	ErrProtocol               = actors.ErrProtocol
 	ErrDuplicateName          = actors.ErrDuplicateName
 	ErrUnknownSession         = errUnknownSession
 	// ErrUnauthorized: the server requires authorization the engine could
@@ -36,6 +37,8 @@ type (
 	CapabilityError = actors.CapabilityError
 	// VersionMismatchError: the server answered a version the engine cannot speak.
 	VersionMismatchError = actors.VersionMismatchError
+	// ProtocolError: the server's answer to the request broke JSON-RPC.
+	ProtocolError = actors.ProtocolError
 	// ClosedError: the session is closed; Cause says why.
 	ClosedError = actors.ClosedError
 	// ServerStderrError is a connection failure with the server's last

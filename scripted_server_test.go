@@ -71,17 +71,20 @@ func TestProtocolInvalidFramesAreCountedAndDiscardedAndTheSessionGoesOn(t *testi
 	s, err := e.Connect(testCtx(t, 5*time.Second), mcpengine.SessionConfig{
 		Name: "invalid",
 		Dialer: scriptedServer(messages.Version20251125, func(req messages.Message) [][]byte {
+			// Broken answers to no pending request (a broken answer to a
+			// pending one fails it: protocol_error_test.go).
+			other := "9" + req.ID.String()
 			id := req.ID.String()
 			return [][]byte{
-				[]byte(`{"jsonrpc":"1.0","id":` + id + `,"result":{}}`),                                             // wrong version
-				[]byte(`{"jsonrpc":"2.0","id":` + id + `,"result":{},"error":{"code":1,"message":"x"}}`),            // both
-				[]byte(`{"jsonrpc":"2.0","id":` + id + `,"error":{"code":"E1","message":"x"}}`),                     // string code
-				[]byte(`{"jsonrpc":"2.0","id":` + id + `,"error":{"code":1}}`),                                      // no message
+				[]byte(`{"jsonrpc":"1.0","id":` + other + `,"result":{}}`),                                          // wrong version
+				[]byte(`{"jsonrpc":"2.0","id":` + other + `,"result":{},"error":{"code":1,"message":"x"}}`),         // both
+				[]byte(`{"jsonrpc":"2.0","id":` + other + `,"error":{"code":"E1","message":"x"}}`),                  // string code
+				[]byte(`{"jsonrpc":"2.0","id":` + other + `,"error":{"code":1}}`),                                   // no message
 				[]byte(`{"jsonrpc":"2.0","id":{"n":1},"result":{}}`),                                                // object id
 				[]byte("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"data\":\"\x01\"}}"), // raw control char
 				[]byte(`not json at all`),
-				[]byte(`{"jsonrpc":"2.0","id":"` + id + `","result":{}}`), // right number as a string: not ours
-				[]byte(`{"jsonrpc":"2.0","id":` + id + `,"result":{}}`),   // finally the answer
+				[]byte(`{"jsonrpc":"2.0","id":"srv-` + id + `","result":{}}`), // a string id that is no number: not ours
+				[]byte(`{"jsonrpc":"2.0","id":` + id + `,"result":{}}`),       // finally the answer
 			}
 		}),
 	})

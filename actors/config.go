@@ -47,6 +47,11 @@ type SessionConfig struct {
 	QueueLimit     int
 	DispatchQueue  int
 
+	// MaxFrameBytes caps one received frame in the decoder, as the
+	// transport does while reading (default messages.MaxMessageBytes):
+	// a frame the transport let through must decode.
+	MaxFrameBytes int
+
 	Backoff supervisor.Policy
 	// MaxBudgetedRetries bounds consecutive restarts for failures that carry
 	// a budget (version mismatch); default 5.
@@ -80,6 +85,9 @@ func (c *SessionConfig) withDefaults() {
 	}
 	if c.QueueLimit <= 0 {
 		c.QueueLimit = DefaultQueueLimit
+	}
+	if c.MaxFrameBytes <= 0 {
+		c.MaxFrameBytes = messages.MaxMessageBytes
 	}
 	if c.DispatchQueue <= 0 {
 		c.DispatchQueue = DefaultDispatchQueue

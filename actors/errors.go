@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -27,6 +28,9 @@ var (
 	// ErrVersionMismatch: the server answered a protocol version the engine
 	// does not speak (or not the pinned one in strict mode).
 	ErrVersionMismatch error = &sentinel{"mcpengine: protocol version mismatch", "version_mismatch"}
+	// ErrProtocol: the server answered the request with a message that
+	// breaks JSON-RPC; whether the server ran the request is unknown.
+	ErrProtocol error = &sentinel{"mcpengine: protocol error", "protocol_error"}
 )
 
 // sentinel is the type of the sentinel errors: a message, and the class
@@ -49,7 +53,11 @@ func (e *ConnectionLostError) Error() string {
 }
 func (e *ConnectionLostError) Unwrap() []error { return []error{ErrConnectionLost, e.Cause} }
 
-// TimeoutError reports a request that got no answer in time.
+// TimeoutError reports a request that got no answer in time. Whichever
+// clock ran out first, the request timeout or the caller's ctx deadline,
+// the caller gets this one error, and it matches both ErrTimeout and
+// context.DeadlineExceeded with errors.Is: code that checks either never
+// depends on which timer fired first.
 type TimeoutError struct {
 	Method string
 	After  time.Duration
@@ -67,7 +75,9 @@ func (e *TimeoutError) Error() string {
 	}
 	return fmt.Sprintf("mcpengine: %s got no answer before the caller's deadline", e.Method)
 }
-func (e *TimeoutError) Is(target error) bool { return target == ErrTimeout }
+func (e *TimeoutError) Is(target error) bool {
+	return target == ErrTimeout || target == context.DeadlineExceeded
+}
 
 // Timeout lets net-style checks (err.(interface{ Timeout() bool })) work.
 func (e *TimeoutError) Timeout() bool { return true }
@@ -107,6 +117,25 @@ func (e *VersionMismatchError) Budgeted() bool { return true }
 
 // ErrorType is the error's error.type in telemetry.
 func (e *VersionMismatchError) ErrorType() string { return "version_mismatch" }
+
+// ProtocolError fails a request whose answer arrived broken but with a
+// recognisable id: both result and error or neither, a jsonrpc other than
+// "2.0", a malformed error object, or the request's number id sent back as
+// a string. The caller learns at once what was wrong instead of waiting
+// for its timeout; the frame is also counted in Stats.InvalidFrames.
+type ProtocolError struct {
+	Method string
+	// Reason says what was wrong with the answer.
+	Reason string
+}
+
+func (e *ProtocolError) Error() string {
+	return fmt.Sprintf("mcpengine: %s: the server's answer breaks JSON-RPC: %s", e.Method, e.Reason)
+}
+func (e *ProtocolError) Is(target error) bool { return target == ErrProtocol }
+
+// ErrorType is the error's error.type in telemetry.
+func (e *ProtocolError) ErrorType() string { return "protocol_error" }
 
 // ClosedError is returned by every call after a session closed for good;
 // Cause says why (nil when Close was called).

@@ -2,6 +2,7 @@ package actors
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"time"
 
@@ -26,6 +27,9 @@ func (a *sessionActor) onFrame(_ actor.Context, m *frameIn) {
 			a.onNotification(msg)
 		}
 	}
+	for _, b := range m.broken {
+		a.onBrokenAnswer(b.ID, b.Reason)
+	}
 }
 
 func (a *sessionActor) onResponse(msg *messages.Message) {
@@ -33,6 +37,12 @@ func (a *sessionActor) onResponse(msg *messages.Message) {
 	var c *Call
 	if ok {
 		c = a.pending[id]
+	} else if n, isNumber := msg.ID.NumberInString(); isNumber && a.pending[n] != nil {
+		// Our ids are numbers: this is request n's answer with its id
+		// mangled. Valid JSON-RPC, but not an answer to n; say so now.
+		a.sh.stats.InvalidFrames.Add(1)
+		a.onBrokenAnswer(msg.ID, fmt.Sprintf("the id came back as the string %s, the request's id is the number %d", msg.ID, n))
+		return
 	}
 	if c == nil {
 		// Late (after a timeout or cancel) or unknown: harmless, but visible.
@@ -46,6 +56,24 @@ func (a *sessionActor) onResponse(msg *messages.Message) {
 		return
 	}
 	c.finish(a, msg.Result, nil)
+}
+
+// onBrokenAnswer fails the request a broken answer names (already counted
+// as an invalid frame) with a *ProtocolError, instead of leaving its caller
+// waiting for a timeout. The id may be the request's number sent back as a
+// string. An answer to no pending request is dropped.
+func (a *sessionActor) onBrokenAnswer(id messages.ID, reason string) {
+	n, ok := id.Int64()
+	if !ok {
+		n, ok = id.NumberInString()
+	}
+	c := a.pending[n]
+	if !ok || c == nil {
+		a.sh.log.Debug("dropped broken answer to no pending request", slog.String("session", a.sh.name), slog.String("id", id.String()))
+		return
+	}
+	a.forget(n)
+	c.finish(a, nil, &ProtocolError{Method: c.Method, Reason: reason})
 }
 
 func (a *sessionActor) onNotification(msg *messages.Message) {

@@ -120,11 +120,14 @@ func (a *sessionActor) beginHandshake() {
 	c := NewCall(method, raw)
 	c.Timeout = a.sh.cfg.InitTimeout
 	c.Span, c.Params = a.sh.cfg.Telemetry.StartCall(context.Background(), a.sh.cfg.Peer, "", a.transportSessionID(), method, raw)
-	epoch := a.conn.epoch
+	a.handshake = c
 	c.onDone = func(a *sessionActor, result messages.RawMessage, err error) {
-		if a.conn == nil || a.conn.epoch != epoch {
+		if a.handshake != c {
+			// The session failed this request itself (connection lost,
+			// closed, actor restarted) and has already handled why.
 			return
 		}
+		a.handshake = nil
 		if err == nil {
 			var neg Negotiated
 			neg, err = hs.Accept(result)
@@ -144,7 +147,10 @@ func (a *sessionActor) becomeReady(neg Negotiated) {
 	if method, ok := a.sh.cfg.Handshake.Completed(); ok {
 		a.writeNotification(method, nil)
 	}
-	a.restarter.Reset()
+	// The restarter is not reset here: a server that dies right after its
+	// handshake would be respawned at the first delay forever. It starts
+	// over only when a connection stayed ready long enough
+	// (connectionFailed, supervisor.Policy.ResetAfter).
 	a.readySince = time.Now()
 	a.setState(StateReady, nil)
 	a.tellConnection()
@@ -190,11 +196,19 @@ func (a *sessionActor) connectionFailed(err error) {
 	if a.state == StateClosed {
 		return
 	}
+	// The failure is handled here, once: the handshake in flight, failed
+	// below with the others, must not report it a second time.
+	a.handshake = nil
 	if a.conn != nil {
 		err = withServerStderr(err, a.conn.conn)
 	}
 	a.sh.log.Debug("connection failed", slog.String("session", a.sh.name), slog.Any("error", err))
 	a.failInFlight(&ConnectionLostError{Cause: err})
+	var readyFor time.Duration
+	if !a.readySince.IsZero() {
+		readyFor = time.Since(a.readySince)
+	}
+	a.restarter.ConnectionEnded(readyFor)
 	a.sessionEnded(err)
 	a.dropConnection(context.Background())
 	a.retryLater(err)
@@ -264,6 +278,7 @@ func (a *sessionActor) closeInBackground(c *connection, bound context.Context) {
 // closeForGood moves to closed with a cause (retry budget spent, permanent
 // error).
 func (a *sessionActor) closeForGood(cause error) {
+	a.handshake = nil // failed below; closing is its whole outcome
 	a.stopTimers()
 	a.sessionEnded(cause)
 	a.endPhases(cause)

@@ -21,11 +21,13 @@ type cancelCall struct {
 }
 
 // frameIn is sent by the reader goroutine with the valid messages of one
-// received frame. No reply.
+// received frame, and the broken answers in it whose id could be read.
+// No reply.
 type frameIn struct {
-	epoch uint64
-	msgs  []messages.Message
-	one   [1]messages.Message // msgs' backing array for the usual single message
+	epoch  uint64
+	msgs   []messages.Message
+	one    [1]messages.Message // msgs' backing array for the usual single message
+	broken []*messages.InvalidMessageError
 }
 
 // connFailed is sent by the reader goroutine when ReadFrame fails, and by

@@ -30,13 +30,20 @@ func deliverFrame(sys *actor.ActorSystem, session *actor.PID, epoch uint64, sh *
 	// The transport hands over a frame nobody else holds, so the decoded
 	// messages may alias it instead of copying their raw members.
 	in := &frameIn{epoch: epoch}
-	msgs, errs := messages.AppendDecodedFrame(in.one[:0], frame)
+	msgs, errs, replacedUTF8 := messages.AppendDecodedFrameLimit(in.one[:0], frame, sh.cfg.MaxFrameBytes)
 	in.msgs = msgs
+	if replacedUTF8 {
+		sh.stats.InvalidUTF8Frames.Add(1)
+	}
 	for _, e := range errs {
 		sh.stats.InvalidFrames.Add(1)
 		sh.log.Warn("discarded invalid frame", slog.String("session", sh.name), slog.Any("error", e))
+		// A broken answer that names its request still ends it (inbound.go).
+		if ime, ok := e.(*messages.InvalidMessageError); ok && ime.ID.IsValid() {
+			in.broken = append(in.broken, ime)
+		}
 	}
-	if len(msgs) == 0 {
+	if len(msgs) == 0 && len(in.broken) == 0 {
 		return
 	}
 	if inline {

@@ -74,11 +74,18 @@ type Stats struct {
 	// rather than the connection's reader goroutine.
 	FramesReadByCallers atomic.Uint64
 	FramesOut           atomic.Uint64
-	InvalidFrames       atomic.Uint64
-	LateResponses       atomic.Uint64
-	Restarts            atomic.Uint64
-	Requests            atomic.Uint64
-	Timeouts            atomic.Uint64
+	// InvalidFrames counts frames (or batch members) that were not valid
+	// JSON-RPC: dropped, except that a broken answer with a recognisable
+	// id fails its request with a *ProtocolError.
+	InvalidFrames atomic.Uint64
+	// InvalidUTF8Frames counts frames accepted although their strings held
+	// invalid UTF-8, each bad sequence replaced by U+FFFD (the JSON is
+	// otherwise valid; dropping it would leave its caller waiting).
+	InvalidUTF8Frames atomic.Uint64
+	LateResponses     atomic.Uint64
+	Restarts          atomic.Uint64
+	Requests          atomic.Uint64
+	Timeouts          atomic.Uint64
 	// CallbacksDropped counts notifications, progress and state events not
 	// delivered because the session's callback queue was full (a callback
 	// that never returns).

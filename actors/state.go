@@ -39,7 +39,9 @@ type StateChange struct {
 	From, To State
 	// Err is why the session left ready/initializing (nil otherwise).
 	Err error
-	// Attempt counts reconnect attempts since the last ready.
+	// Attempt counts reconnect attempts in a row: since the last connection
+	// that stayed ready for the backoff policy's ResetAfter (a connection
+	// that dies sooner does not start the count over).
 	Attempt int
 	// At is when the session changed state (callbacks run later, on the
 	// session's dispatcher).

@@ -3,6 +3,7 @@ package messages
 import (
 	"bytes"
 	"errors"
+	"fmt"
 )
 
 // wireEnvelope is the on-the-wire shape. Every member is raw so that
@@ -26,13 +27,23 @@ type wireErrorObject struct {
 // batch array (which 2025-03-26 servers may send). It returns every valid
 // message in order and one error per invalid part; a frame that is not JSON
 // at all yields no messages and one error. Nothing here panics on any input.
+// It refuses frames longer than MaxMessageBytes; DecodeFrameLimit takes the
+// limit a session was configured with.
 func DecodeFrame(frame []byte) ([]Message, []error) {
+	return DecodeFrameLimit(frame, MaxMessageBytes)
+}
+
+// DecodeFrameLimit is DecodeFrame with a frame size limit of maxBytes
+// (zero or less means MaxMessageBytes). The transport enforces the same
+// limit while reading; the decoder checks it again for frames that did not
+// come through one.
+func DecodeFrameLimit(frame []byte, maxBytes int) ([]Message, []error) {
 	frame = trimSpace(frame)
 	if len(frame) == 0 {
 		return nil, []error{invalid("empty frame", frame)}
 	}
-	if len(frame) > MaxMessageBytes {
-		return nil, []error{invalid("frame exceeds MaxMessageBytes", frame[:64])}
+	if len(frame) > frameLimit(maxBytes) {
+		return nil, []error{invalid(fmt.Sprintf("frame exceeds the %d-byte limit", frameLimit(maxBytes)), frame[:64])}
 	}
 	if frame[0] == '[' {
 		return decodeBatch(frame)
@@ -79,7 +90,7 @@ func DecodeMessage(data []byte) (Message, error) {
 // whole message, for the errors.
 func (w *wireEnvelope) message(data []byte) (Message, error) {
 	if string(w.JSONRPC) != `"2.0"` {
-		return Message{}, invalid(`jsonrpc must be "2.0"`, data)
+		return Message{}, w.invalidAnswer(`jsonrpc must be "2.0"`, data)
 	}
 	var m Message
 	var err error
@@ -124,7 +135,7 @@ func (w *wireEnvelope) message(data []byte) (Message, error) {
 		m.ID = ID{kind: idNull}
 	}
 	if hasResult == hasError {
-		return Message{}, invalid("a response must have exactly one of result and error", data)
+		return Message{}, w.invalidAnswer("a response must have exactly one of result and error", data)
 	}
 	m.Kind = KindResponse
 	if hasResult {
@@ -136,7 +147,7 @@ func (w *wireEnvelope) message(data []byte) (Message, error) {
 	}
 	werr, err := decodeWireError(w.Error)
 	if err != nil {
-		return Message{}, invalid(err.Error(), data)
+		return Message{}, w.invalidAnswer(err.Error(), data)
 	}
 	m.Error = werr
 	return m, nil
@@ -207,11 +218,34 @@ func nullToNil(raw RawMessage) RawMessage {
 	return raw
 }
 
-func invalid(reason string, frame []byte) error {
+func invalid(reason string, frame []byte) error { return invalidMessage(reason, frame) }
+
+func invalidMessage(reason string, frame []byte) *InvalidMessageError {
 	const show = 120
 	s := string(frame)
 	if len(frame) > show {
 		s = string(frame[:show]) + "…"
 	}
 	return &InvalidMessageError{Reason: reason, Frame: s}
+}
+
+// invalidAnswer is invalid for a message that may be a broken response: a
+// message without a method whose id can still be read carries that id, so
+// that the request it answers fails at once with what was wrong.
+func (w *wireEnvelope) invalidAnswer(reason string, data []byte) error {
+	e := invalidMessage(reason, data)
+	if w.Method == nil && w.ID != nil {
+		if id, err := parseID(w.ID); err == nil && id.IsValid() {
+			e.ID = id
+		}
+	}
+	return e
+}
+
+// frameLimit is the frame size limit a decoder applies for maxBytes.
+func frameLimit(maxBytes int) int {
+	if maxBytes <= 0 {
+		return MaxMessageBytes
+	}
+	return maxBytes
 }

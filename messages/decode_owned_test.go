@@ -78,7 +78,7 @@ func TestAppendDecodedFrameAcceptsEachValidShapeInPlace(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			frame := []byte(c.frame)
-			_, _, inPlace := decodeFrameInPlace(frame)
+			_, _, inPlace := decodeFrameInPlace(frame, MaxMessageBytes)
 			assert.True(t, inPlace, "the fast path should decode this frame")
 			msgs, errs := AppendDecodedFrame(nil, frame)
 			require.Empty(t, errs)
@@ -249,7 +249,7 @@ func TestAppendDecodedFrameRefusesDeepNestingToTheFastPath(t *testing.T) {
 	for _, depth := range []int{maxScanDepth - 2, maxScanDepth, maxScanDepth + 2, 5000, 200_000} {
 		for _, result := range []string{arrays(depth), mixed(depth)} {
 			frame := []byte(`{"jsonrpc":"2.0","id":1,"result":` + result + `}`)
-			_, _, inPlace := decodeFrameInPlace(frame)
+			_, _, inPlace := decodeFrameInPlace(frame, MaxMessageBytes)
 			assert.Equal(t, depth <= maxScanDepth, inPlace, "depth %d", depth)
 			assert.NotPanics(t, func() { AppendDecodedFrame(nil, frame) })
 			requireSameDecoding(t, frame)
@@ -369,7 +369,7 @@ func requireSameDecoding(t testing.TB, frame []byte) bool {
 			t.Fatalf("frame %q: error %v is not an InvalidMessageError", frame, gotErrs[i])
 		}
 	}
-	_, _, inPlace := decodeFrameInPlace(frame)
+	_, _, inPlace := decodeFrameInPlace(frame, MaxMessageBytes)
 	if inPlace && !strictlyValid(frame) {
 		t.Fatalf("the fast path took a frame that is not valid JSON: %q", frame)
 	}

@@ -158,7 +158,34 @@ func TestDecodeFrameRefusesOversizedFrames(t *testing.T) {
 	msgs, errs := DecodeFrame(frame)
 	assert.Empty(t, msgs)
 	require.Len(t, errs, 1)
-	assert.Contains(t, errs[0].Error(), "MaxMessageBytes")
+	assert.Contains(t, errs[0].Error(), "byte limit")
+}
+
+// The limit is the session's, not a constant: a frame the transport let
+// through under a larger configured limit decodes, and a smaller one is
+// enforced, on both decoding paths.
+func TestFrameLimitIsTheOneGiven(t *testing.T) {
+	frame := []byte(`{"jsonrpc":"2.0","id":1,"result":{"text":"` + strings.Repeat("x", 200) + `"}}`)
+	batch := []byte("[" + string(frame) + "]")
+	for _, f := range [][]byte{frame, batch} {
+		msgs, errs, _ := AppendDecodedFrameLimit(nil, f, 100)
+		assert.Empty(t, msgs)
+		require.Len(t, errs, 1)
+		assert.Contains(t, errs[0].Error(), "exceeds the 100-byte limit")
+
+		msgs, errs, _ = AppendDecodedFrameLimit(nil, f, len(f))
+		assert.Empty(t, errs)
+		require.Len(t, msgs, 1)
+
+		msgs, errs = DecodeFrameLimit(f, 0) // zero: the default
+		assert.Empty(t, errs)
+		require.Len(t, msgs, 1)
+	}
+	head, tail := `{"jsonrpc":"2.0","id":1,"result":{"p":"`, `"}}`
+	big := []byte(head + strings.Repeat("x", MaxMessageBytes+1-len(head)-len(tail)) + tail)
+	msgs, errs, _ := AppendDecodedFrameLimit(nil, big, MaxMessageBytes+1)
+	assert.Empty(t, errs, "above the default, within the limit given")
+	require.Len(t, msgs, 1)
 }
 
 func TestDecodeFrameBatchKeepsValidMembersInOrderAndReportsInvalidOnes(t *testing.T) {

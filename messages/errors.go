@@ -63,6 +63,10 @@ var (
 type InvalidMessageError struct {
 	Reason string
 	Frame  string // the start of the offending frame, for logs
+	// ID is the id of a broken response (no method) when it could still be
+	// read: a session fails its request with that id at once rather than
+	// leave the caller waiting for a timeout. Zero (not IsValid) otherwise.
+	ID ID
 }
 
 func (e *InvalidMessageError) Error() string {

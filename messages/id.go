@@ -41,6 +41,17 @@ func (id ID) IsString() bool { return id.kind == idString }
 // Int64 returns the numeric value and whether the id is a number.
 func (id ID) Int64() (int64, bool) { return id.num, id.kind == idNumber }
 
+// NumberInString returns the integer a string id spells in decimal ("7"
+// gives 7), so that a session can recognise a peer that sent a number id
+// back as a string: not its request's id, but a broken answer to it.
+func (id ID) NumberInString() (int64, bool) {
+	if id.kind != idString {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(id.str, 10, 64)
+	return n, err == nil
+}
+
 // String renders the id for logs: numbers bare, strings quoted.
 func (id ID) String() string {
 	switch id.kind {

@@ -17,6 +17,14 @@ type Policy struct {
 	// delay for an attempt is drawn from [d*(1-Jitter), d*(1+Jitter)]. Zero
 	// means the default 0.5; use a negative value for no jitter.
 	Jitter float64
+	// ResetAfter is how long a connection must stay ready before its
+	// failure starts the delays and the restart budget over (the period of
+	// the restart intensity, as in Erlang supervisors and systemd's
+	// StartLimitIntervalSec). A server that dies sooner after its handshake
+	// is in a crash loop, and each restart waits longer. Zero means Max: a
+	// connection that outlived the longest wait it could be given was not
+	// part of a loop.
+	ResetAfter time.Duration
 }
 
 // DefaultPolicy is used when a session's policy is left zero.
@@ -34,6 +42,9 @@ func (p Policy) withDefaults() Policy {
 	}
 	if p.Multiplier < 1 {
 		p.Multiplier = DefaultPolicy.Multiplier
+	}
+	if p.ResetAfter <= 0 {
+		p.ResetAfter = p.Max
 	}
 	switch {
 	case p.Jitter == 0:

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestDelayStaysWithinJitterBoundsAndNeverExceedsMax(t *testing.T) {
@@ -82,4 +83,45 @@ func TestClassifyReadsTheErrorsOwnDeclaration(t *testing.T) {
 	assert.Equal(t, RetryBudgeted, Classify(budgetErr{}))
 	assert.Equal(t, RetryBudgeted, Classify(errors.Join(errors.New("wrapped"), budgetErr{})))
 	assert.Equal(t, Permanent, Classify(permErr{}))
+}
+
+// A connection that died before the policy's ResetAfter does not start the
+// delays over: a crash loop right after the handshake keeps growing them,
+// and keeps spending the budget. One that stayed up that long does.
+func TestOnlyAConnectionThatStayedUpStartsTheBackoffOver(t *testing.T) {
+	p := Policy{Initial: time.Second, Max: time.Minute, Multiplier: 2, Jitter: -1, ResetAfter: 10 * time.Second}
+	r := NewRestarter(p, 3, nil)
+	var delays []time.Duration
+	for i := 0; i < 4; i++ {
+		r.ConnectionEnded(9 * time.Second) // ready, but not for long
+		d, ok := r.Next(Retry)
+		require.True(t, ok)
+		delays = append(delays, d)
+	}
+	assert.Equal(t, []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second}, delays)
+	assert.Equal(t, 4, r.Attempts())
+
+	r.ConnectionEnded(10 * time.Second)
+	d, _ := r.Next(Retry)
+	assert.Equal(t, time.Second, d, "a stable connection starts over")
+	assert.Equal(t, 1, r.Attempts())
+
+	for i := 0; i < 3; i++ {
+		r.ConnectionEnded(time.Second)
+		_, ok := r.Next(RetryBudgeted)
+		require.True(t, ok)
+	}
+	r.ConnectionEnded(time.Second)
+	_, ok := r.Next(RetryBudgeted)
+	assert.False(t, ok, "short-lived connections do not restore the budget")
+}
+
+func TestResetAfterDefaultsToMax(t *testing.T) {
+	r := NewRestarter(Policy{Initial: time.Second, Max: time.Minute, Jitter: -1}, 0, nil)
+	r.Next(Retry)
+	r.ConnectionEnded(59 * time.Second)
+	r.Next(Retry)
+	assert.Equal(t, 2, r.Attempts())
+	r.ConnectionEnded(time.Minute)
+	assert.Equal(t, 0, r.Attempts())
 }

@@ -27,9 +27,10 @@ func (b *jitteredBackOff) Reset() { b.attempt = 0 }
 // says when the budget is spent. It is owned by the session actor and is not
 // safe for concurrent use.
 type Restarter struct {
-	budgeted  backoff.BackOff // shares unbounded's attempt count, capped by the budget
-	unbounded *jitteredBackOff
-	consumed  int
+	budgeted   backoff.BackOff // shares unbounded's attempt count, capped by the budget
+	unbounded  *jitteredBackOff
+	consumed   int
+	resetAfter time.Duration
 }
 
 // NewRestarter returns a Restarter. maxRetries bounds consecutive failed
@@ -43,7 +44,7 @@ func NewRestarter(p Policy, maxRetries int, rnd func() float64) *Restarter {
 		rnd = rand.Float64
 	}
 	j := &jitteredBackOff{policy: p, rand: rnd}
-	r := &Restarter{unbounded: j}
+	r := &Restarter{unbounded: j, resetAfter: p.withDefaults().ResetAfter}
 	r.budgeted = backoff.WithMaxRetries(j, uint64(maxRetries))
 	return r
 }
@@ -70,8 +71,19 @@ func (r *Restarter) Next(d Decision) (time.Duration, bool) {
 // Attempts reports how many retries were scheduled since the last Reset.
 func (r *Restarter) Attempts() int { return r.consumed }
 
-// Reset starts the growth and the budget over; the session calls it once a
-// connection reaches ready.
+// ConnectionEnded tells the restarter how long the connection that just
+// failed had been ready (zero: it never was), before the session asks for
+// the next delay. One that stayed ready for the policy's ResetAfter starts
+// the delays and the budget over; one that died sooner counts as one more
+// restart in a row, so a server that crashes right after its handshake is
+// restarted ever more slowly instead of at the first delay every time.
+func (r *Restarter) ConnectionEnded(readyFor time.Duration) {
+	if readyFor >= r.resetAfter {
+		r.Reset()
+	}
+}
+
+// Reset starts the growth and the budget over.
 func (r *Restarter) Reset() {
 	r.consumed = 0
 	r.budgeted.Reset()

@@ -152,7 +152,7 @@ func requestError(what string, err error) error {
 			msg += " (data: " + data + ")"
 		}
 		return errors.New(msg)
-	case errors.As(err, &timeout):
+	case errors.As(err, &timeout) && timeout.After > 0:
 		return fmt.Errorf("%s timed out after %v (raise it with --timeout)", what, timeout.After)
 	case errors.Is(err, context.DeadlineExceeded):
 		return fmt.Errorf("%s timed out", what)
