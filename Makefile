@@ -3,6 +3,11 @@ GO      ?= go
 BIN     := bin/engine
 PKGS    := ./...
 
+.PHONY: report-screenshots
+# The HTML load report photographed in headless Chromium (docs/*.png).
+report-screenshots: build
+	./scripts/report-screenshots.sh
+
 .PHONY: soak
 # The leak check (internal/soak): 1000 Streamable HTTP sessions and a few
 # stdio ones calling and reconnecting for DURATION, heap, goroutines,

@@ -187,6 +187,7 @@ func runLoad(cmd *cobra.Command, f *targetFlags, lf *loadFlags) error {
 	case err != nil:
 		return f.connectFailure(cmd, err)
 	}
+	res.Command, res.Version = commandLine(cmd, nil), version()
 	for _, t := range checks {
 		res.Thresholds = append(res.Thresholds, t.Check(res))
 	}

@@ -18,6 +18,10 @@ type Result struct {
 	Schema string `json:"schema"`
 	// Target is Config.Label.
 	Target string `json:"target,omitempty"`
+	// Command is the command line that ran the load (secrets redacted)
+	// and Version the engine's version, when the caller records them.
+	Command string `json:"command,omitempty"`
+	Version string `json:"version,omitempty"`
 	// Model is "closed" or "open".
 	Model string `json:"model"`
 	// Method, Tool and Args describe the request when the workload has

@@ -68,7 +68,8 @@ func (s *sampler) tick(now time.Time) {
 	for _, sl := range r.slots {
 		sl.stats.drainInto(s.iv)
 	}
-	sec := now.Sub(s.last).Seconds()
+	prev := s.last
+	sec := now.Sub(prev).Seconds()
 	s.last = now
 	p := Point{T: r.since(now).Seconds(), Seconds: sec, Late: s.iv.late}
 	for c := range numClasses {
@@ -93,6 +94,9 @@ func (s *sampler) tick(now time.Time) {
 	}
 	p.Sessions = int(r.live.Load())
 	p.Target = r.level(now)
+	if r.open && sec > 0 {
+		p.DuePerSecond = (r.prof.countAt(r.profileTime(now)) - r.prof.countAt(r.profileTime(prev))) / sec
+	}
 	s.sampleProcesses(&p, sec)
 	metrics.Read(s.heap)
 	if s.heap[0].Value.Kind() == metrics.KindUint64 {

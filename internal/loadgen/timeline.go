@@ -27,6 +27,11 @@ type Point struct {
 	InFlight int64   `json:"in_flight"`
 	Sessions int     `json:"sessions"`
 	Target   float64 `json:"target"`
+	// DuePerSecond is the open model's scheduled rate averaged over the
+	// interval (calls that fell due in it over its length): what
+	// CallsPerSecond is to be held against, on the same basis, also
+	// while the rate ramps.
+	DuePerSecond float64 `json:"due_per_s,omitempty"`
 
 	// ServerCPU is the server processes' CPU use in percent of one core,
 	// ServerRSS their resident memory together (stdio targets).
@@ -51,6 +56,7 @@ func (p *Point) merge(q Point) {
 	w1, w2 := p.Seconds, q.Seconds
 	if w1+w2 > 0 {
 		p.Target = (p.Target*w1 + q.Target*w2) / (w1 + w2)
+		p.DuePerSecond = (p.DuePerSecond*w1 + q.DuePerSecond*w2) / (w1 + w2)
 		p.ServerCPU = (p.ServerCPU*w1 + q.ServerCPU*w2) / (w1 + w2)
 		p.ClientCPU = (p.ClientCPU*w1 + q.ClientCPU*w2) / (w1 + w2)
 	}

@@ -34,8 +34,9 @@ var loadHTML = template.Must(template.New("report").Funcs(template.FuncMap{
 <style>
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d2330;margin:24px auto;max-width:940px;padding:0 16px}
 h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #dde2ea;padding-bottom:4px}
-.sub{color:#5b6578}.big{display:flex;gap:12px;flex-wrap:wrap;margin:16px 0}
-.card{border:1px solid #dde2ea;border-radius:8px;padding:10px 14px;min-width:130px}.card b{display:block;font-size:22px}
+.sub{color:#5b6578}.big{display:grid;grid-template-columns:repeat(auto-fit,minmax(120px,1fr));gap:12px;margin:16px 0}
+.card{border:1px solid #dde2ea;border-radius:8px;padding:10px 14px;min-width:0}.card b{display:block;font-size:22px;white-space:nowrap}
+.cmd{font:12px/1.4 ui-monospace,SFMono-Regular,Menlo,monospace;color:#5b6578;margin-top:4px;word-break:break-all}
 .card.bad b{color:#c62828}.card.good b{color:#2e7d32}
 table{border-collapse:collapse;margin:6px 0}td,th{padding:3px 12px 3px 0;text-align:right;vertical-align:top}th{color:#5b6578;font-weight:600}
 td:first-child,th:first-child{text-align:left}.note{color:#5b6578;font-size:13px}
@@ -48,7 +49,8 @@ svg .bar{fill:#4c78a8}svg .shade{fill:#f3f4f8}
 code{background:#f3f4f8;padding:1px 4px;border-radius:3px}
 </style></head><body>
 <h1>Load test: {{.R.Target}}</h1>
-<div class="sub">{{.Load}} · started {{.R.Started.Format "2006-01-02 15:04:05 UTC"}}</div>
+<div class="sub">{{.Load}} · started {{.R.Started.Format "2006-01-02 15:04:05 UTC"}}{{with .R.Version}} · engine {{.}}{{end}}</div>
+{{with .R.Command}}<div class="cmd">$ {{.}}</div>{{end}}
 <div class="big">
 <div class="card"><span>calls</span><b>{{.R.Calls}}</b></div>
 <div class="card"><span>throughput</span><b>{{f0 .R.CallsPerSecond}}/s</b></div>
@@ -70,6 +72,7 @@ code{background:#f3f4f8;padding:1px 4px;border-radius:3px}
 </table>
 {{.LatencyChart}}
 {{.ThroughputChart}}
+{{.InFlightChart}}
 {{.HistChart}}
 {{.SpectrumChart}}
 
@@ -104,7 +107,6 @@ type classRow struct {
 	N            int64
 }
 
-// writeLoadHTML writes the self-contained HTML report.
 // HTML writes the report as one self-contained page.
 func HTML(w io.Writer, r *loadgen.Result) error {
 	open := r.Model == string(loadgen.Open)
@@ -129,7 +131,17 @@ func HTML(w io.Writer, r *loadgen.Result) error {
 	usFmt := func(v float64) string { return loadgen.FormatDuration(time.Duration(v * float64(time.Microsecond))) }
 	numFmt := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 	warm := r.Warmup.Seconds
+	// What an interval measured (rates, percentiles, CPU) is drawn at
+	// the interval's middle; what was read at an instant (calls in
+	// flight, sessions, memory) at that instant, the interval's end.
 	line := func(name, color string, dash bool, get func(loadgen.Point) float64) series {
+		s := series{name: name, color: color, dash: dash}
+		for _, p := range pts {
+			s.pts = append(s.pts, xy{p.T - p.Seconds/2, get(p)})
+		}
+		return s
+	}
+	instant := func(name, color string, dash bool, get func(loadgen.Point) float64) series {
 		s := series{name: name, color: color, dash: dash}
 		for _, p := range pts {
 			s.pts = append(s.pts, xy{p.T, get(p)})
@@ -160,12 +172,18 @@ func HTML(w io.Writer, r *loadgen.Result) error {
 		}),
 	}
 	if open {
-		thr.series = append(thr.series, line("scheduled rate", "#757575", true, func(p loadgen.Point) float64 { return p.Target }))
-	} else {
-		thr.title = "Throughput: calls per second, and in-flight calls"
-		thr.series = append(thr.series, line("in flight", "#757575", true, func(p loadgen.Point) float64 { return float64(p.InFlight) }))
+		// The schedule averaged over each interval, like the rates beside
+		// it: a ramp does not look behind schedule when nothing was late.
+		thr.series = append(thr.series, line("scheduled", "#757575", true, func(p loadgen.Point) float64 { return p.DuePerSecond }))
 	}
 	data["ThroughputChart"] = thr.svg()
+
+	fl := &chart{title: "Calls in flight and connected sessions", xLabel: "seconds since start", xFmt: secFmt, yFmt: numFmt, shade: warm, shadeLabel: "warm-up"}
+	fl.series = []series{
+		instant("in flight", "#1565c0", false, func(p loadgen.Point) float64 { return float64(p.InFlight) }),
+		instant("sessions", "#757575", true, func(p loadgen.Point) float64 { return float64(p.Sessions) }),
+	}
+	data["InFlightChart"] = fl.svg()
 
 	hist := &chart{title: "Latency distribution: calls per latency range (log scale)", xLabel: "latency", logX: true, xFmt: usFmt, yFmt: numFmt}
 	prev := 0.0
@@ -200,15 +218,15 @@ func HTML(w io.Writer, r *loadgen.Result) error {
 	data["SpectrumChart"] = spec.svg()
 
 	if r.Processes != nil {
-		cpu := &chart{title: "Server processes: CPU (% of one core)", xLabel: "seconds since start", xFmt: secFmt, yFmt: numFmt, shade: warm, shadeLabel: "warm-up"}
+		cpu := &chart{title: "CPU: the server processes and the load generator (% of one core)", xLabel: "seconds since start", xFmt: secFmt, yFmt: numFmt, shade: warm, shadeLabel: "warm-up"}
 		cpu.series = []series{
 			line("server CPU", "#ef6c00", false, func(p loadgen.Point) float64 { return p.ServerCPU }),
-			line("client CPU", "#1565c0", true, func(p loadgen.Point) float64 { return p.ClientCPU }),
+			line("load generator CPU", "#1565c0", true, func(p loadgen.Point) float64 { return p.ClientCPU }),
 		}
 		data["CPUChart"] = cpu.svg()
 		rss := &chart{title: "Server processes: resident memory together", xLabel: "seconds since start", xFmt: secFmt,
 			yFmt: func(v float64) string { return loadgen.FormatBytes(v) }, shade: warm, shadeLabel: "warm-up"}
-		rss.series = []series{line("RSS", "#00838f", false, func(p loadgen.Point) float64 { return float64(p.ServerRSS) })}
+		rss.series = []series{instant("RSS", "#00838f", false, func(p loadgen.Point) float64 { return float64(p.ServerRSS) })}
 		data["RSSChart"] = rss.svg()
 	}
 	var buf bytes.Buffer
