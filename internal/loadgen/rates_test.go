@@ -30,3 +30,26 @@ func TestSendRateIsSendsOverTheTimeSendingTook(t *testing.T) {
 	assert.LessOrEqual(t, res.CallsPerSecond, most)
 	assert.Greater(t, s.SentPerSec, 0.0)
 }
+
+// The timeline's scheduled rate is an interval average, on the basis of
+// the measured rates beside it: over a ramp, the calls it says fell due
+// add up to the calls the schedule made due (the instantaneous rate at
+// each interval's end would overstate a rising ramp).
+func TestTimelineScheduleIsAnIntervalAverage(t *testing.T) {
+	res, err := Run(t.Context(), Config{
+		Target:   demoTarget(demoserver.Options{}),
+		Sessions: 2, Concurrency: 4, Model: Open, StartLevel: 0,
+		Stages:   []Stage{{Duration: 2 * time.Second, Target: 200}},
+		Interval: 250 * time.Millisecond, Method: messages.MethodPing,
+	})
+	require.NoError(t, err)
+	require.NotNil(t, res.Timeline)
+	due, lastTarget := 0.0, 0.0
+	for _, p := range res.Timeline.Points {
+		due += p.DuePerSecond * p.Seconds
+		assert.LessOrEqual(t, p.DuePerSecond, p.Target+1e-9, "a rising ramp's average over an interval is below its level at the end")
+		lastTarget = p.Target
+	}
+	assert.InDelta(t, float64(res.Schedule.Intended), due, 1.5, "calls due, summed over the intervals")
+	assert.Greater(t, lastTarget, 150.0)
+}
