@@ -269,6 +269,13 @@ func (r *runner) finalWarnings(res *Result) {
 		if s.Unsent > 0 && !res.Interrupted {
 			r.warn("%d scheduled calls were never sent before the run ended", s.Unsent)
 		}
+		// Lag that is not back-pressure (few late calls) is the
+		// generator's own imprecision: say so when it is a tenth of the
+		// latency it reports or more.
+		if l, lag := res.Latency.P50, s.SendLag.P50; l > 0 && lag*10 > l && s.Late*100 <= s.Intended {
+			r.warn("the generator's own send lag (p50 %v, p99 %v) is %.0f%% of the latency p50 (%v): this machine does not schedule precisely enough to resolve it; the service time (p50 %v, from the actual send) is the server's share",
+				FormatDuration(lag), FormatDuration(s.SendLag.P99), 100*float64(lag)/float64(l), FormatDuration(l), FormatDuration(res.Service.P50))
+		}
 	}
 	if c := res.Client; c.CPUPercent > 85*float64(min(c.Cores, runtime.NumCPU())) {
 		r.warn("the load generator itself used %.0f%% CPU of %d cores: the figures may measure the client, not the server", c.CPUPercent, c.Cores)
