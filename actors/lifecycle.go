@@ -120,11 +120,14 @@ func (a *sessionActor) beginHandshake() {
 	c := NewCall(method, raw)
 	c.Timeout = a.sh.cfg.InitTimeout
 	c.Span, c.Params = a.sh.cfg.Telemetry.StartCall(context.Background(), a.sh.cfg.Peer, "", a.transportSessionID(), method, raw)
-	epoch := a.conn.epoch
+	a.handshake = c
 	c.onDone = func(a *sessionActor, result messages.RawMessage, err error) {
-		if a.conn == nil || a.conn.epoch != epoch {
+		if a.handshake != c {
+			// The session failed this request itself (connection lost,
+			// closed, actor restarted) and has already handled why.
 			return
 		}
+		a.handshake = nil
 		if err == nil {
 			var neg Negotiated
 			neg, err = hs.Accept(result)
@@ -190,6 +193,9 @@ func (a *sessionActor) connectionFailed(err error) {
 	if a.state == StateClosed {
 		return
 	}
+	// The failure is handled here, once: the handshake in flight, failed
+	// below with the others, must not report it a second time.
+	a.handshake = nil
 	if a.conn != nil {
 		err = withServerStderr(err, a.conn.conn)
 	}
@@ -264,6 +270,7 @@ func (a *sessionActor) closeInBackground(c *connection, bound context.Context) {
 // closeForGood moves to closed with a cause (retry budget spent, permanent
 // error).
 func (a *sessionActor) closeForGood(cause error) {
+	a.handshake = nil // failed below; closing is its whole outcome
 	a.stopTimers()
 	a.sessionEnded(cause)
 	a.endPhases(cause)

@@ -30,7 +30,12 @@ type sessionActor struct {
 
 	nextID  int64
 	pending map[int64]*Call
-	queue   []*Call // calls waiting for ready, in arrival order
+	// handshake is the handshake request in flight, nil otherwise. Whoever
+	// fails it on the session's behalf (connectionFailed, closeForGood, a
+	// panic restart) clears it first, so that its completion, which would
+	// otherwise fail the connection, does nothing: one failure, one restart.
+	handshake *Call
+	queue     []*Call // calls waiting for ready, in arrival order
 
 	// server-initiated requests being handled, by id (String form keeps the
 	// number/string distinction), to cancel them on notifications/cancelled.
@@ -119,6 +124,7 @@ func (a *sessionActor) Receive(ctx actor.Context) {
 		a.sh.stats.Restarts.Add(1)
 		a.sh.cfg.Telemetry.Restart(a.sh.cfg.Peer, errRestarted)
 		a.endPhases(errRestarted)
+		a.handshake = nil
 		a.failInFlight(&ConnectionLostError{Cause: fmt.Errorf("session actor restarted after a panic")})
 		a.failQueue(&ConnectionLostError{Cause: fmt.Errorf("session actor restarted after a panic")})
 		a.dropConnection(context.Background())
