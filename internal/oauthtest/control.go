@@ -58,37 +58,43 @@ func (k *Kit) SetMetadataIssuer(issuer string) {
 }
 
 // refreshHold keeps refresh grants waiting until the resource server has
-// refused a number of requests.
+// refused a number of POSTs.
 type refreshHold struct {
-	until int64 // the Refused count that opens it
+	until int64 // the RefusedPosts count that opens it
 	open  chan struct{}
 	once  sync.Once
 }
 
 // HoldRefreshes makes the refresh_token grant wait until the resource
-// server has refused n more requests (401 invalid_token) than it had when
-// called: a test that revokes the token and then starts n requests knows,
+// server has refused n more POSTs (401 invalid_token) than it had when
+// called: a test that revokes the token and then starts n calls knows,
 // when the refresh is answered, that all n were in flight with the old
-// token and none was sent after the refresh. A held refresh whose client
-// gives up gets 503 temporarily_unavailable.
+// token and none was sent after the refresh. Only POSTs count: a GET
+// stream the client reopens meanwhile is not a call. The client must be
+// quiet when the hold starts (a notification still in flight is a
+// barrier the calls wait behind, and would wait for the refresh too). A
+// held refresh whose client gives up gets 503 temporarily_unavailable.
 func (k *Kit) HoldRefreshes(n int) {
-	h := &refreshHold{until: k.refused.Load() + int64(n), open: make(chan struct{})}
+	h := &refreshHold{until: k.refusedPosts.Load() + int64(n), open: make(chan struct{})}
 	k.mu.Lock()
 	k.hold = h
 	k.mu.Unlock()
 	k.checkHold()
 }
 
-func (k *Kit) noteRefused() {
+func (k *Kit) noteRefused(post bool) {
 	k.refused.Add(1)
-	k.checkHold()
+	if post {
+		k.refusedPosts.Add(1)
+		k.checkHold()
+	}
 }
 
 func (k *Kit) checkHold() {
 	k.mu.Lock()
 	h := k.hold
 	k.mu.Unlock()
-	if h != nil && k.refused.Load() >= h.until {
+	if h != nil && k.refusedPosts.Load() >= h.until {
 		h.once.Do(func() { close(h.open) })
 	}
 }

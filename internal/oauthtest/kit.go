@@ -155,7 +155,9 @@ type Kit struct {
 	rejectAll atomic.Bool
 	served    atomic.Int64 // requests that reached the resource
 	refused   atomic.Int64 // requests whose token was refused
-	n         atomic.Int64
+	// refusedPosts counts the POSTs among refused.
+	refusedPosts atomic.Int64
+	n            atomic.Int64
 
 	idpKey  *ecdsa.PrivateKey // signs ID-JAGs
 	idpJAGs atomic.Int32

@@ -64,6 +64,10 @@ func (k *Kit) Served() int { return int(k.served.Load()) }
 // Refused is how many requests carrying a token got 401 invalid_token.
 func (k *Kit) Refused() int { return int(k.refused.Load()) }
 
+// RefusedPosts is how many of Refused were POSTs (JSON-RPC messages, not
+// GET streams).
+func (k *Kit) RefusedPosts() int { return int(k.refusedPosts.Load()) }
+
 // Secrets lists every secret the kit issued or received: access and
 // refresh tokens, client secrets, authorization codes, PKCE verifiers and
 // challenges, states, client assertions and ID tokens. None may appear in

@@ -92,7 +92,7 @@ func (k *Kit) serveProtected(w http.ResponseWriter, r *http.Request) {
 	if !valid || k.rejectAll.Load() {
 		w.Header().Set("WWW-Authenticate", k.challenge("invalid_token", RejectedDescription, k.cfg.ChallengeScope))
 		WriteJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_token"})
-		k.noteRefused()
+		k.noteRefused(r.Method == http.MethodPost)
 		return
 	}
 	if k.cfg.ForbidAll {
