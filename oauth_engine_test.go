@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -164,4 +165,44 @@ func TestOAuthUncurable401FailsConnectPromptly(t *testing.T) {
 	_, err = e2.Connect(ctx, mcpengine.SessionConfig{Name: "refused", Server: oauthServer(k)})
 	require.ErrorIs(t, err, mcpengine.ErrUnauthorized)
 	require.NotErrorIs(t, err, context.DeadlineExceeded)
+}
+
+// TestOAuthStepUpThroughTheEngine: the session connects with the scope
+// the challenge names; a tool call needs a wider one, the server answers
+// 403 insufficient_scope, the engine re-authorizes with the union of the
+// scopes and the same call succeeds, and later calls need nothing more.
+func TestOAuthStepUpThroughTheEngine(t *testing.T) {
+	k := protectedDemo(t, oauthtest.Config{PRMInHeader: true, ChallengeScope: []string{"mcp:read"},
+		NeedScopes: func(method string) []string {
+			if method == "tools/call" {
+				return []string{"mcp:write"}
+			}
+			return nil
+		}})
+	e := newEngine(t, mcpengine.Config{OAuth: mcpengine.OAuthOptions{UserAgent: redirectAgent(k)}})
+	ctx := testCtx(t, 30*time.Second)
+	s, err := e.Connect(ctx, mcpengine.SessionConfig{Name: "step-up", Server: oauthServer(k)})
+	require.NoError(t, err)
+	_, err = s.ListTools(ctx)
+	require.NoError(t, err)
+	authReqs, _, _ := k.Snapshot()
+	require.Len(t, authReqs, 1)
+	assert.Equal(t, "mcp:read", authReqs[0].Get("scope"))
+
+	res, err := s.CallTool(ctx, "echo", map[string]any{"text": "needs write"})
+	require.NoError(t, err)
+	require.False(t, res.IsError)
+	require.Len(t, res.Content, 1)
+	assert.Equal(t, "needs write", res.Content[0].Text)
+
+	authReqs, _, _ = k.Snapshot()
+	require.Len(t, authReqs, 2, "one re-authorization")
+	assert.ElementsMatch(t, []string{"mcp:read", "mcp:write"}, strings.Fields(authReqs[1].Get("scope")), "the union of the scopes")
+	assert.Equal(t, 2, k.TokenRequests(oauthtest.GrantAuthorizationCode))
+
+	_, err = s.CallTool(ctx, "echo", map[string]any{"text": "again"})
+	require.NoError(t, err)
+	authReqs, _, _ = k.Snapshot()
+	assert.Len(t, authReqs, 2, "the wider token serves later calls")
+	assert.Equal(t, mcpengine.StateReady, s.State())
 }
