@@ -15,7 +15,7 @@ import (
 // authorization server then accepts in a JWT bearer grant.
 func (k *Kit) StartIDP(key *ecdsa.PrivateKey, clientID, idToken string) {
 	k.idpKey = key
-	k.idp = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	k.idp = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/token" || r.ParseForm() != nil {
 			http.NotFound(w, r)
 			return
@@ -43,6 +43,7 @@ func (k *Kit) StartIDP(key *ecdsa.PrivateKey, clientID, idToken string) {
 		k.idpJAGs.Add(1)
 		WriteJSON(w, http.StatusOK, map[string]string{"access_token": jag, "issued_token_type": TokenTypeIDJAG, "token_type": "N_A"})
 	}))
+	k.idp.Start() // after k.idp is set: the handler reads its URL
 }
 
 // IDPURL is the identity provider's origin (after StartIDP).

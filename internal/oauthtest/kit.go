@@ -197,12 +197,15 @@ func New(t testing.TB, cfg Config) *Kit {
 	for _, s := range cfg.PreClients {
 		k.secrets = append(k.secrets, secret{"client secret", s})
 	}
-	k.rs = httptest.NewServer(http.HandlerFunc(k.serveRS))
-	if cfg.ASOnRS {
-		k.as = k.rs
-	} else {
-		k.as = httptest.NewServer(http.HandlerFunc(k.serveAS))
+	// Both servers exist before either serves: their handlers read each
+	// other's URLs.
+	k.rs = httptest.NewUnstartedServer(http.HandlerFunc(k.serveRS))
+	k.as = k.rs
+	if !cfg.ASOnRS {
+		k.as = httptest.NewUnstartedServer(http.HandlerFunc(k.serveAS))
+		k.as.Start()
 	}
+	k.rs.Start()
 	t.Cleanup(k.close)
 	return k
 }
