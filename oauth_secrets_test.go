@@ -45,7 +45,7 @@ func spanText(s tracetest.SpanStub) string {
 	var b strings.Builder
 	kvs := func(attrs []attribute.KeyValue) {
 		for _, kv := range attrs {
-			fmt.Fprintf(&b, " %s=%s", kv.Key, kv.Value.Emit())
+			fmt.Fprintf(&b, " %s=%s", kv.Key, kv.Value.String())
 		}
 	}
 	fmt.Fprintf(&b, "%s [%s]", s.Name, s.Status.Description)
