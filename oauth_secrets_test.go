@@ -1,12 +1,10 @@
 package mcpengine_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,24 +18,6 @@ import (
 	"github.com/mcpengine/mcpengine/internal/oauthtest"
 	"github.com/mcpengine/mcpengine/telemetry"
 )
-
-// lockedBuffer is a log sink safe for concurrent writers.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // spanText is everything a span exporter would ship of a span: name,
 // status, attributes, events and links with their attributes.
@@ -72,7 +52,7 @@ func spanText(s tracetest.SpanStub) string {
 func TestOAuthNoTokenInLogsOrSpans(t *testing.T) {
 	k := protectedDemo(t, oauthtest.Config{PRMInHeader: true, RefreshTokens: true,
 		AuthMethods: []string{oauthtest.AuthSecretPost}, ChallengeScope: []string{"mcp:basic"}})
-	var logs lockedBuffer
+	var logs oauthtest.LogBuffer
 	spans := tracetest.NewInMemoryExporter()
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(spans))
 	t.Cleanup(func() { _ = tp.Shutdown(context.Background()) })

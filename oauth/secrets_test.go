@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,24 +16,6 @@ import (
 
 	"github.com/mcpengine/mcpengine/internal/oauthtest"
 )
-
-// syncBuffer is a goroutine-safe log sink.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // secretsSeen lists what the test servers handed out or received that
 // must never be printed: every token and secret the kit issues contains
@@ -61,7 +42,7 @@ func assertNoSecret(t *testing.T, what, text string, secrets []string) {
 // appears in the log, in error strings, or in the printed record and
 // configuration.
 func TestNoSecretsInLogsOrErrors(t *testing.T) {
-	var logs syncBuffer
+	var logs oauthtest.LogBuffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	store := NewMemoryStore()
 	k := newKit(t, kitConfig{PRMInHeader: true, RefreshTokens: true, AuthMethods: []string{authSecretPost},
