@@ -74,8 +74,8 @@ func TestLoopbackAgentContextEnds(t *testing.T) {
 
 func TestRedirectAgent(t *testing.T) {
 	k := newKit(t, kitConfig{})
-	agent := NewRedirectAgent(k.client, testRedirectURI)
-	_, err := agent.Authorize(context.Background(), k.as.URL+"/nowhere")
+	agent := NewRedirectAgent(k.Client(), testRedirectURI)
+	_, err := agent.Authorize(context.Background(), k.AuthOrigin()+"/nowhere")
 	require.ErrorIs(t, err, ErrUnauthorized, "a non-redirect answer")
 }
 
@@ -100,10 +100,10 @@ func TestLoopbackAgentEndToEnd(t *testing.T) {
 	})
 	a := k.authorizer(Config{}, Options{UserAgent: agent})
 	require.NoError(t, a.Login(context.Background()))
-	status, err := k.call(k.mcpClient(a), "tools/list")
+	status, err := k.Call(k.mcpClient(a), "tools/list")
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusOK, status)
-	_, _, regs := k.snapshot()
+	_, _, regs := k.Snapshot()
 	require.Len(t, regs, 1)
 	uris, _ := regs[0]["redirect_uris"].([]any)
 	require.Len(t, uris, 1)

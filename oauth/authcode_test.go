@@ -18,10 +18,10 @@ import (
 func TestPKCEVerifiedByServer(t *testing.T) {
 	k := newKit(t, kitConfig{})
 	a := k.authorizer(Config{}, Options{})
-	status, err := k.call(k.mcpClient(a), "initialize")
+	status, err := k.Call(k.mcpClient(a), "initialize")
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, status)
-	authReqs, tokenReqs, _ := k.snapshot()
+	authReqs, tokenReqs, _ := k.Snapshot()
 	assert.Equal(t, "S256", authReqs[0].Get("code_challenge_method"))
 	assert.NotEmpty(t, authReqs[0].Get("state"))
 	assert.NotEmpty(t, tokenReqs[0].Form.Get("code_verifier"))
@@ -29,30 +29,30 @@ func TestPKCEVerifiedByServer(t *testing.T) {
 }
 
 func TestS256NotAdvertisedRefused(t *testing.T) {
-	k := newKit(t, kitConfig{omitPKCE: true})
+	k := newKit(t, kitConfig{OmitPKCE: true})
 	a := k.authorizer(Config{}, Options{})
-	_, err := k.call(k.mcpClient(a), "initialize")
+	_, err := k.Call(k.mcpClient(a), "initialize")
 	var ue *UnauthorizedError
 	require.True(t, errors.As(err, &ue), "error: %v", err)
 	assert.Contains(t, ue.Reason, "S256")
-	authReqs, _, _ := k.snapshot()
+	authReqs, _, _ := k.Snapshot()
 	assert.Empty(t, authReqs, "no authorization request without PKCE support")
 }
 
 func TestStateMismatchRefused(t *testing.T) {
-	k := newKit(t, kitConfig{wrongState: true})
+	k := newKit(t, kitConfig{WrongState: true})
 	a := k.authorizer(Config{}, Options{})
-	_, err := k.call(k.mcpClient(a), "initialize")
+	_, err := k.Call(k.mcpClient(a), "initialize")
 	require.ErrorIs(t, err, ErrUnauthorized)
 	assert.Contains(t, err.Error(), "state")
-	_, tokenReqs, _ := k.snapshot()
+	_, tokenReqs, _ := k.Snapshot()
 	assert.Empty(t, tokenReqs, "the code of a forged response is never exchanged")
 }
 
 func TestAuthorizationDenied(t *testing.T) {
-	k := newKit(t, kitConfig{authError: "access_denied"})
+	k := newKit(t, kitConfig{AuthError: "access_denied"})
 	a := k.authorizer(Config{}, Options{})
-	_, err := k.call(k.mcpClient(a), "initialize")
+	_, err := k.Call(k.mcpClient(a), "initialize")
 	var ue *UnauthorizedError
 	require.True(t, errors.As(err, &ue), "error: %v", err)
 	assert.Equal(t, "access_denied", ue.Code)
@@ -61,9 +61,9 @@ func TestAuthorizationDenied(t *testing.T) {
 
 func TestLoginRequiredWithoutUserAgent(t *testing.T) {
 	k := newKit(t, kitConfig{})
-	a, err := New(k.serverURL(), Config{}, Options{HTTPClient: k.client})
+	a, err := New(k.ServerURL(), Config{}, Options{HTTPClient: k.Client()})
 	require.NoError(t, err)
-	_, err = k.call(k.mcpClient(a), "initialize")
+	_, err = k.Call(k.mcpClient(a), "initialize")
 	require.ErrorIs(t, err, ErrUnauthorized)
 	require.ErrorIs(t, err, ErrLoginRequired)
 }
@@ -75,21 +75,21 @@ func TestScopeSelection(t *testing.T) {
 		conf Config
 		want string // the scope parameter ("" = omitted)
 	}{
-		{"from the challenge", kitConfig{challengeScope: []string{"mcp:basic"}, prmScopes: []string{"mcp:basic", "mcp:other"}}, Config{}, "mcp:basic"},
-		{"from scopes_supported", kitConfig{prmScopes: []string{"mcp:basic", "mcp:read", "mcp:write"}}, Config{}, "mcp:basic mcp:read mcp:write"},
+		{"from the challenge", kitConfig{ChallengeScope: []string{"mcp:basic"}, PRMScopes: []string{"mcp:basic", "mcp:other"}}, Config{}, "mcp:basic"},
+		{"from scopes_supported", kitConfig{PRMScopes: []string{"mcp:basic", "mcp:read", "mcp:write"}}, Config{}, "mcp:basic mcp:read mcp:write"},
 		{"omitted when undefined", kitConfig{}, Config{}, ""},
-		{"offline_access when the AS lists it", kitConfig{prmScopes: []string{"mcp:basic"}, scopesSupported: []string{"mcp:basic", "offline_access"}}, Config{}, "mcp:basic offline_access"},
-		{"no offline_access when the AS does not", kitConfig{prmScopes: []string{"mcp:basic", "mcp:read"}, scopesSupported: []string{"mcp:basic", "mcp:read"}}, Config{}, "mcp:basic mcp:read"},
-		{"configured scopes override", kitConfig{challengeScope: []string{"mcp:basic"}}, Config{Scopes: []string{"custom"}}, "custom"},
+		{"offline_access when the AS lists it", kitConfig{PRMScopes: []string{"mcp:basic"}, ScopesSupported: []string{"mcp:basic", "offline_access"}}, Config{}, "mcp:basic offline_access"},
+		{"no offline_access when the AS does not", kitConfig{PRMScopes: []string{"mcp:basic", "mcp:read"}, ScopesSupported: []string{"mcp:basic", "mcp:read"}}, Config{}, "mcp:basic mcp:read"},
+		{"configured scopes override", kitConfig{ChallengeScope: []string{"mcp:basic"}}, Config{Scopes: []string{"custom"}}, "custom"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			k := newKit(t, tc.cfg)
 			a := k.authorizer(tc.conf, Options{})
-			status, err := k.call(k.mcpClient(a), "initialize")
+			status, err := k.Call(k.mcpClient(a), "initialize")
 			require.NoError(t, err)
 			require.Equal(t, http.StatusOK, status)
-			authReqs, _, _ := k.snapshot()
+			authReqs, _, _ := k.Snapshot()
 			require.Len(t, authReqs, 1)
 			_, present := authReqs[0]["scope"]
 			assert.Equal(t, tc.want != "", present, "scope parameter present")
@@ -107,9 +107,9 @@ func TestStepUp(t *testing.T) {
 }
 
 func testStepUp(t *testing.T, with401 bool) {
-	k := newKit(t, kitConfig{prmInHeader: true, challengeScope: []string{"mcp:basic"}, prmScopes: []string{"mcp:basic"},
-		scopeWith401: with401,
-		needScopes: func(method string) []string {
+	k := newKit(t, kitConfig{PRMInHeader: true, ChallengeScope: []string{"mcp:basic"}, PRMScopes: []string{"mcp:basic"},
+		ScopeWith401: with401,
+		NeedScopes: func(method string) []string {
 			if method == "tools/call" {
 				return []string{"mcp:write"}
 			}
@@ -117,18 +117,18 @@ func testStepUp(t *testing.T, with401 bool) {
 		}})
 	a := k.authorizer(Config{}, Options{})
 	c := k.mcpClient(a)
-	status, err := k.call(c, "tools/list")
+	status, err := k.Call(c, "tools/list")
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, status)
-	status, err = k.call(c, "tools/call")
+	status, err = k.Call(c, "tools/call")
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, status)
 	// Both scopes held now: tools/list still works without a new login.
-	status, err = k.call(c, "tools/list")
+	status, err = k.Call(c, "tools/list")
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, status)
 
-	authReqs, _, regs := k.snapshot()
+	authReqs, _, regs := k.Snapshot()
 	require.Len(t, authReqs, 2)
 	assert.Equal(t, "mcp:basic", authReqs[0].Get("scope"))
 	assert.ElementsMatch(t, []string{"mcp:basic", "mcp:write"}, strings.Fields(authReqs[1].Get("scope")))
@@ -137,9 +137,9 @@ func testStepUp(t *testing.T, with401 bool) {
 
 func TestStepUpLimit(t *testing.T) {
 	for _, max := range []int{0, 1} {
-		k := newKit(t, kitConfig{prmInHeader: true, challengeScope: []string{"mcp:admin"}, alwaysTooLittle: true})
+		k := newKit(t, kitConfig{PRMInHeader: true, ChallengeScope: []string{"mcp:admin"}, AlwaysTooLittle: true})
 		a := k.authorizer(Config{MaxStepUps: max}, Options{})
-		_, err := k.call(k.mcpClient(a), "tools/list")
+		_, err := k.Call(k.mcpClient(a), "tools/list")
 		var ue *UnauthorizedError
 		require.True(t, errors.As(err, &ue), "error: %v", err)
 		assert.Equal(t, http.StatusForbidden, ue.Status)
@@ -149,15 +149,15 @@ func TestStepUpLimit(t *testing.T) {
 		if want == 0 {
 			want = defaultMaxStepUps
 		}
-		authReqs, _, _ := k.snapshot()
+		authReqs, _, _ := k.Snapshot()
 		assert.Len(t, authReqs, 1+want, "the first authorization and %d step-ups", want)
 	}
 }
 
 func TestUnauthorizedAfterFreshAuthorization(t *testing.T) {
-	k := newKit(t, kitConfig{rejectAllTokens: true, refreshTokens: true})
+	k := newKit(t, kitConfig{RejectAllTokens: true, RefreshTokens: true})
 	a := k.authorizer(Config{}, Options{})
-	_, err := k.call(k.mcpClient(a), "initialize")
+	_, err := k.Call(k.mcpClient(a), "initialize")
 	var ue *UnauthorizedError
 	require.True(t, errors.As(err, &ue), "error: %v", err)
 	assert.True(t, ue.Permanent())
@@ -165,20 +165,20 @@ func TestUnauthorizedAfterFreshAuthorization(t *testing.T) {
 	assert.Equal(t, "invalid_token", ue.Code)
 	assert.Equal(t, "token revoked by policy", ue.Description)
 	assert.Contains(t, err.Error(), "token revoked by policy")
-	authReqs, _, _ := k.snapshot()
+	authReqs, _, _ := k.Snapshot()
 	assert.Len(t, authReqs, 1, "one authorization, not a loop")
 }
 
 func TestOtherForbiddenIsPermanent(t *testing.T) {
-	k := newKit(t, kitConfig{forbidAll: true})
+	k := newKit(t, kitConfig{ForbidAll: true})
 	a := k.authorizer(Config{}, Options{})
-	_, err := k.call(k.mcpClient(a), "initialize")
+	_, err := k.Call(k.mcpClient(a), "initialize")
 	var ue *UnauthorizedError
 	require.True(t, errors.As(err, &ue), "error: %v", err)
 	assert.Equal(t, http.StatusForbidden, ue.Status)
 	assert.Equal(t, "access_denied", ue.Code)
 	assert.Equal(t, "tenant suspended", ue.Description)
-	authReqs, _, _ := k.snapshot()
+	authReqs, _, _ := k.Snapshot()
 	assert.Len(t, authReqs, 1, "no re-authorization for a plain 403")
 }
 
@@ -191,14 +191,14 @@ func TestLoginTokenLogout(t *testing.T) {
 	tok, err := a.Token(ctx)
 	require.NoError(t, err)
 	assert.NotEmpty(t, tok.AccessToken)
-	rs, _ := k.hits()
+	rs, _ := k.Hits()
 	assert.Contains(t, rs, "/mcp", "Login probed the server for its challenge")
 
 	// The engine's requests use the token Login stored.
-	status, err := k.call(k.mcpClient(a), "initialize")
+	status, err := k.Call(k.mcpClient(a), "initialize")
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, status)
-	authReqs, _, _ := k.snapshot()
+	authReqs, _, _ := k.Snapshot()
 	assert.Len(t, authReqs, 1)
 
 	require.NoError(t, a.Logout(ctx))
@@ -213,7 +213,7 @@ func TestTokenNotSentElsewhere(t *testing.T) {
 	k := newKit(t, kitConfig{})
 	a := k.authorizer(Config{}, Options{})
 	c := k.mcpClient(a)
-	_, err := k.call(c, "initialize")
+	_, err := k.Call(c, "initialize")
 	require.NoError(t, err)
 	var got string
 	other := newHeaderRecorder(t, &got)
@@ -230,18 +230,18 @@ func TestResponseIssuerChecked(t *testing.T) {
 		cfg  kitConfig
 		ok   bool
 	}{
-		{"advertised and right", kitConfig{issSupported: true, issParam: "right"}, true},
-		{"not advertised, right", kitConfig{issParam: "right"}, true},
+		{"advertised and right", kitConfig{ISSSupported: true, ISSParam: "right"}, true},
+		{"not advertised, right", kitConfig{ISSParam: "right"}, true},
 		{"not advertised, absent", kitConfig{}, true},
-		{"advertised and absent", kitConfig{issSupported: true}, false},
-		{"wrong issuer", kitConfig{issParam: "https://attacker.example"}, false},
-		{"wrong issuer on an error response", kitConfig{issParam: "https://attacker.example", authError: "access_denied"}, false},
+		{"advertised and absent", kitConfig{ISSSupported: true}, false},
+		{"wrong issuer", kitConfig{ISSParam: "https://attacker.example"}, false},
+		{"wrong issuer on an error response", kitConfig{ISSParam: "https://attacker.example", AuthError: "access_denied"}, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			k := newKit(t, tc.cfg)
 			a := k.authorizer(Config{}, Options{})
-			status, err := k.call(k.mcpClient(a), "initialize")
+			status, err := k.Call(k.mcpClient(a), "initialize")
 			if tc.ok {
 				require.NoError(t, err)
 				assert.Equal(t, http.StatusOK, status)
@@ -251,7 +251,7 @@ func TestResponseIssuerChecked(t *testing.T) {
 			require.True(t, errors.As(err, &ue), "error: %v", err)
 			assert.Contains(t, ue.Reason, "RFC 9207")
 			assert.Empty(t, ue.Code, "an error response from another issuer is not acted on")
-			_, tokenReqs, _ := k.snapshot()
+			_, tokenReqs, _ := k.Snapshot()
 			assert.Empty(t, tokenReqs)
 		})
 	}
@@ -262,16 +262,16 @@ func TestResponseIssuerChecked(t *testing.T) {
 func TestIssuerMismatchRefused(t *testing.T) {
 	for _, issuer := range []string{"https://honest.example", "with-trailing-slash"} {
 		k := newKit(t, kitConfig{})
-		k.cfg.metadataIssuer = issuer
+		k.SetMetadataIssuer(issuer)
 		if issuer == "with-trailing-slash" {
-			k.cfg.metadataIssuer = k.issuer() + "/"
+			k.SetMetadataIssuer(k.Issuer() + "/")
 		}
 		a := k.authorizer(Config{}, Options{})
-		_, err := k.call(k.mcpClient(a), "initialize")
+		_, err := k.Call(k.mcpClient(a), "initialize")
 		var ue *UnauthorizedError
 		require.True(t, errors.As(err, &ue), "error: %v", err)
 		assert.Contains(t, ue.Reason, "issuer")
-		authReqs, _, regs := k.snapshot()
+		authReqs, _, regs := k.Snapshot()
 		assert.Empty(t, authReqs)
 		assert.Empty(t, regs)
 	}

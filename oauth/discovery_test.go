@@ -28,7 +28,7 @@ func TestDiscoveryVariants(t *testing.T) {
 		wantResource string
 	}{
 		{name: "PRM URL from the challenge",
-			cfg:          kitConfig{prmPath: "/custom/metadata/location.json", prmInHeader: true},
+			cfg:          kitConfig{PRMPath: "/custom/metadata/location.json", PRMInHeader: true},
 			wantRS:       []string{"/custom/metadata/location.json"},
 			wantAS:       []string{"/.well-known/oauth-authorization-server"},
 			wantResource: "/mcp"},
@@ -38,39 +38,39 @@ func TestDiscoveryVariants(t *testing.T) {
 			wantAS:       []string{"/.well-known/oauth-authorization-server"},
 			wantResource: "/mcp"},
 		{name: "root PRM after the path-aware one",
-			cfg:          kitConfig{prmPath: "/.well-known/oauth-protected-resource"},
+			cfg:          kitConfig{PRMPath: "/.well-known/oauth-protected-resource"},
 			wantRS:       []string{"/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"},
 			wantAS:       []string{"/.well-known/oauth-authorization-server"},
 			wantResource: ""},
 		{name: "OpenID Connect discovery after RFC 8414 for a root issuer",
-			cfg:          kitConfig{metadataPath: "/.well-known/openid-configuration", openID: true},
+			cfg:          kitConfig{MetadataPath: "/.well-known/openid-configuration", OpenID: true},
 			wantRS:       []string{"/.well-known/oauth-protected-resource/mcp"},
 			wantAS:       []string{"/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"},
 			wantResource: "/mcp"},
 		{name: "RFC 8414 path insertion for an issuer with a path",
-			cfg:          kitConfig{asPrefix: "/tenant1"},
+			cfg:          kitConfig{ASPrefix: "/tenant1"},
 			wantRS:       []string{"/.well-known/oauth-protected-resource/mcp"},
 			wantAS:       []string{"/.well-known/oauth-authorization-server/tenant1"},
 			wantResource: "/mcp"},
 		{name: "OpenID Connect path insertion",
-			cfg:          kitConfig{asPrefix: "/tenant1", metadataPath: "/.well-known/openid-configuration/tenant1", openID: true},
+			cfg:          kitConfig{ASPrefix: "/tenant1", MetadataPath: "/.well-known/openid-configuration/tenant1", OpenID: true},
 			wantRS:       []string{"/.well-known/oauth-protected-resource/mcp"},
 			wantAS:       []string{"/.well-known/oauth-authorization-server/tenant1", "/.well-known/openid-configuration/tenant1"},
 			wantResource: "/mcp"},
 		{name: "OpenID Connect path appending last",
-			cfg:    kitConfig{asPrefix: "/tenant1", metadataPath: "/tenant1/.well-known/openid-configuration", openID: true},
+			cfg:    kitConfig{ASPrefix: "/tenant1", MetadataPath: "/tenant1/.well-known/openid-configuration", OpenID: true},
 			wantRS: []string{"/.well-known/oauth-protected-resource/mcp"},
 			wantAS: []string{"/.well-known/oauth-authorization-server/tenant1", "/.well-known/openid-configuration/tenant1",
 				"/tenant1/.well-known/openid-configuration"},
 			wantResource: "/mcp"},
 		{name: "2025-03-26: no PRM, metadata at the server's origin",
-			cfg:    kitConfig{prmPath: "-", asOnRS: true, asPrefix: "/oauth", metadataPath: "/.well-known/oauth-authorization-server"},
+			cfg:    kitConfig{PRMPath: "-", ASOnRS: true, ASPrefix: "/oauth", MetadataPath: "/.well-known/oauth-authorization-server"},
 			wantRS: []string{"/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"},
 			wantAS: []string{"/.well-known/oauth-authorization-server"},
 			// no PRM: the canonical server URL
 			wantResource: "/mcp"},
 		{name: "2025-03-26: no metadata at all, default endpoints",
-			cfg:           kitConfig{prmPath: "-", asOnRS: true, metadataPath: "-"},
+			cfg:           kitConfig{PRMPath: "-", ASOnRS: true, MetadataPath: "-"},
 			wantRS:        []string{"/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"},
 			wantAS:        []string{"/.well-known/oauth-authorization-server", "/.well-known/openid-configuration"},
 			wantEndpoints: []string{"/register", "/authorize", "/token"},
@@ -80,23 +80,23 @@ func TestDiscoveryVariants(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			k := newKit(t, tc.cfg)
 			a := k.authorizer(Config{}, Options{})
-			status, err := k.call(k.mcpClient(a), "tools/list")
+			status, err := k.Call(k.mcpClient(a), "tools/list")
 			require.NoError(t, err)
 			require.Equal(t, http.StatusOK, status)
 
-			rs, as := k.hits()
+			rs, as := k.Hits()
 			assert.Equal(t, tc.wantRS, slices.DeleteFunc(rs, func(p string) bool { return p == "/mcp" }), "resource server discovery requests")
 			assert.Equal(t, tc.wantAS, wellKnownOnly(as, true), "authorization server discovery requests")
 			if tc.wantEndpoints != nil {
 				assert.Equal(t, tc.wantEndpoints, wellKnownOnly(as, false), "grant requests")
 			}
 
-			authReqs, tokenReqs, regs := k.snapshot()
+			authReqs, tokenReqs, regs := k.Snapshot()
 			require.Len(t, authReqs, 1)
 			require.Len(t, regs, 1)
 			require.Len(t, tokenReqs, 1)
-			assert.Equal(t, k.rs.URL+tc.wantResource, authReqs[0].Get("resource"))
-			assert.Equal(t, k.rs.URL+tc.wantResource, tokenReqs[0].Form.Get("resource"))
+			assert.Equal(t, k.ResourceOrigin()+tc.wantResource, authReqs[0].Get("resource"))
+			assert.Equal(t, k.ResourceOrigin()+tc.wantResource, tokenReqs[0].Form.Get("resource"))
 		})
 	}
 }
@@ -115,9 +115,9 @@ func wellKnownOnly(paths []string, want bool) []string {
 // TestResourceMismatchRefused: metadata for another resource must not
 // lead to an authorization request, and the failure is permanent.
 func TestResourceMismatchRefused(t *testing.T) {
-	k := newKit(t, kitConfig{prmResource: "https://evil.example.com/mcp", prmInHeader: true})
+	k := newKit(t, kitConfig{PRMResource: "https://evil.example.com/mcp", PRMInHeader: true})
 	a := k.authorizer(Config{}, Options{})
-	_, err := k.call(k.mcpClient(a), "initialize")
+	_, err := k.Call(k.mcpClient(a), "initialize")
 	require.Error(t, err)
 	var ue *UnauthorizedError
 	require.True(t, errors.As(err, &ue), "error %v", err)
@@ -125,7 +125,7 @@ func TestResourceMismatchRefused(t *testing.T) {
 	assert.ErrorIs(t, err, ErrUnauthorized)
 	assert.Contains(t, ue.Reason, "https://evil.example.com/mcp")
 
-	authReqs, tokenReqs, regs := k.snapshot()
+	authReqs, tokenReqs, regs := k.Snapshot()
 	assert.Empty(t, authReqs, "no authorization request for a mismatched resource")
 	assert.Empty(t, tokenReqs)
 	assert.Empty(t, regs)

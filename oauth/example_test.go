@@ -2,11 +2,13 @@ package oauth_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"github.com/mcpengine/mcpengine/oauth"
 )
@@ -60,4 +62,56 @@ func Example_embedder() {
 		oauth.Options{UserAgent: agent, Store: oauth.NewMemoryStore()})
 	fmt.Println(err)
 	// Output: <nil>
+}
+
+// rowStore is an embedder's TokenStore: one row per key in its own
+// database (a map here). A Record holds tokens and a client secret: store
+// it encrypted, readable by this service only.
+type rowStore struct {
+	mu   sync.Mutex
+	rows map[string][]byte
+}
+
+func (s *rowStore) Load(_ context.Context, key string) (*oauth.Record, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	row, ok := s.rows[key]
+	if !ok {
+		return nil, nil // absent: not an error
+	}
+	var rec oauth.Record
+	return &rec, json.Unmarshal(row, &rec)
+}
+
+func (s *rowStore) Save(_ context.Context, key string, rec *oauth.Record) error {
+	row, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.rows[key] = row
+	return nil
+}
+
+func (s *rowStore) Delete(_ context.Context, key string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.rows, key)
+	return nil
+}
+
+// A TokenStore of the embedder's own: the Authorizer loads the record of
+// its server once, saves every new token (after a login, a refresh or a
+// step-up) and deletes it on Logout.
+func Example_tokenStore() {
+	store := &rowStore{rows: map[string][]byte{}}
+	a, err := oauth.New("https://mcp.example.com/mcp", oauth.Config{Grant: oauth.GrantClientCredentials,
+		ClientID: "reporting-service", ClientSecret: os.Getenv("MCP_CLIENT_SECRET")},
+		oauth.Options{Store: store})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(a.Logout(context.Background()), len(store.rows))
+	// Output: <nil> 0
 }

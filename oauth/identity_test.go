@@ -10,14 +10,14 @@ import (
 )
 
 func TestDynamicRegistrationIsKept(t *testing.T) {
-	k := newKit(t, kitConfig{authMethods: []string{authNone}})
+	k := newKit(t, kitConfig{AuthMethods: []string{authNone}})
 	store := NewMemoryStore()
 	a := k.authorizer(Config{ClientName: "my-engine"}, Options{Store: store})
-	status, err := k.call(k.mcpClient(a), "initialize")
+	status, err := k.Call(k.mcpClient(a), "initialize")
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, status)
 
-	_, _, regs := k.snapshot()
+	_, _, regs := k.Snapshot()
 	require.Len(t, regs, 1)
 	reg := regs[0]
 	assert.Equal(t, "my-engine", reg["client_name"])
@@ -30,7 +30,7 @@ func TestDynamicRegistrationIsKept(t *testing.T) {
 	// registration instead of registering again.
 	b := k.authorizer(Config{ClientName: "my-engine"}, Options{Store: store})
 	require.NoError(t, b.Login(context.Background()))
-	authReqs, _, regs := k.snapshot()
+	authReqs, _, regs := k.Snapshot()
 	assert.Len(t, regs, 1, "the stored registration is reused")
 	require.Len(t, authReqs, 2)
 	assert.Equal(t, authReqs[0].Get("client_id"), authReqs[1].Get("client_id"))
@@ -39,12 +39,12 @@ func TestDynamicRegistrationIsKept(t *testing.T) {
 func TestClientIDMetadataDocument(t *testing.T) {
 	const cimdURL = "https://conformance-test.local/client-metadata.json"
 	t.Run("used when the server supports it", func(t *testing.T) {
-		k := newKit(t, kitConfig{cimd: true, authMethods: []string{authNone}})
+		k := newKit(t, kitConfig{CIMD: true, AuthMethods: []string{authNone}})
 		a := k.authorizer(Config{ClientMetadataURL: cimdURL}, Options{})
-		status, err := k.call(k.mcpClient(a), "initialize")
+		status, err := k.Call(k.mcpClient(a), "initialize")
 		require.NoError(t, err)
 		require.Equal(t, http.StatusOK, status)
-		authReqs, tokenReqs, regs := k.snapshot()
+		authReqs, tokenReqs, regs := k.Snapshot()
 		assert.Empty(t, regs, "no dynamic registration")
 		require.Len(t, authReqs, 1)
 		assert.Equal(t, cimdURL, authReqs[0].Get("client_id"))
@@ -52,25 +52,25 @@ func TestClientIDMetadataDocument(t *testing.T) {
 		assert.Equal(t, authNone, tokenReqs[0].AuthMethod)
 	})
 	t.Run("dynamic registration when it does not", func(t *testing.T) {
-		k := newKit(t, kitConfig{authMethods: []string{authNone}})
+		k := newKit(t, kitConfig{AuthMethods: []string{authNone}})
 		a := k.authorizer(Config{ClientMetadataURL: cimdURL}, Options{})
-		status, err := k.call(k.mcpClient(a), "initialize")
+		status, err := k.Call(k.mcpClient(a), "initialize")
 		require.NoError(t, err)
 		require.Equal(t, http.StatusOK, status)
-		authReqs, _, regs := k.snapshot()
+		authReqs, _, regs := k.Snapshot()
 		assert.Len(t, regs, 1)
 		assert.NotEqual(t, cimdURL, authReqs[0].Get("client_id"))
 	})
 }
 
 func TestPreRegisteredClient(t *testing.T) {
-	k := newKit(t, kitConfig{noRegistration: true, authMethods: []string{authSecretBasic},
-		preClients: map[string]string{"pre-registered-client": "pre-registered-secretvalue"}})
+	k := newKit(t, kitConfig{NoRegistration: true, AuthMethods: []string{authSecretBasic},
+		PreClients: map[string]string{"pre-registered-client": "pre-registered-secretvalue"}})
 	a := k.authorizer(Config{ClientID: "pre-registered-client", ClientSecret: "pre-registered-secretvalue"}, Options{})
-	status, err := k.call(k.mcpClient(a), "initialize")
+	status, err := k.Call(k.mcpClient(a), "initialize")
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, status)
-	authReqs, tokenReqs, regs := k.snapshot()
+	authReqs, tokenReqs, regs := k.Snapshot()
 	assert.Empty(t, regs)
 	assert.Equal(t, "pre-registered-client", authReqs[0].Get("client_id"))
 	require.Len(t, tokenReqs, 1)
@@ -79,9 +79,9 @@ func TestPreRegisteredClient(t *testing.T) {
 }
 
 func TestNoRegistrationNoClientIDFails(t *testing.T) {
-	k := newKit(t, kitConfig{noRegistration: true})
+	k := newKit(t, kitConfig{NoRegistration: true})
 	a := k.authorizer(Config{}, Options{})
-	_, err := k.call(k.mcpClient(a), "initialize")
+	_, err := k.Call(k.mcpClient(a), "initialize")
 	require.ErrorIs(t, err, ErrUnauthorized)
 	assert.Contains(t, err.Error(), "no dynamic client registration")
 }
@@ -91,12 +91,12 @@ func TestNoRegistrationNoClientIDFails(t *testing.T) {
 func TestTokenEndpointAuthMethods(t *testing.T) {
 	for _, method := range []string{authSecretBasic, authSecretPost, authNone} {
 		t.Run(method, func(t *testing.T) {
-			k := newKit(t, kitConfig{authMethods: []string{method}, grantMethod: method})
+			k := newKit(t, kitConfig{AuthMethods: []string{method}, GrantMethod: method})
 			a := k.authorizer(Config{}, Options{})
-			status, err := k.call(k.mcpClient(a), "initialize")
+			status, err := k.Call(k.mcpClient(a), "initialize")
 			require.NoError(t, err)
 			require.Equal(t, http.StatusOK, status)
-			_, tokenReqs, regs := k.snapshot()
+			_, tokenReqs, regs := k.Snapshot()
 			require.Len(t, regs, 1)
 			assert.Equal(t, method, regs[0]["token_endpoint_auth_method"])
 			require.Len(t, tokenReqs, 1)
@@ -107,12 +107,12 @@ func TestTokenEndpointAuthMethods(t *testing.T) {
 		})
 	}
 	t.Run("configured post with a pre-registered client", func(t *testing.T) {
-		k := newKit(t, kitConfig{noRegistration: true, preClients: map[string]string{"c": "s-secretvalue"}})
+		k := newKit(t, kitConfig{NoRegistration: true, PreClients: map[string]string{"c": "s-secretvalue"}})
 		a := k.authorizer(Config{ClientID: "c", ClientSecret: "s-secretvalue", TokenEndpointAuthMethod: authSecretPost}, Options{})
-		status, err := k.call(k.mcpClient(a), "initialize")
+		status, err := k.Call(k.mcpClient(a), "initialize")
 		require.NoError(t, err)
 		require.Equal(t, http.StatusOK, status)
-		_, tokenReqs, _ := k.snapshot()
+		_, tokenReqs, _ := k.Snapshot()
 		assert.Equal(t, authSecretPost, tokenReqs[0].AuthMethod)
 	})
 }

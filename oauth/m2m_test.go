@@ -16,20 +16,20 @@ import (
 func TestClientCredentialsSecret(t *testing.T) {
 	for _, method := range []string{authSecretBasic, authSecretPost} {
 		t.Run(method, func(t *testing.T) {
-			k := newKit(t, kitConfig{authMethods: []string{method},
-				preClients: map[string]string{"conformance-test-client": "conformance-test-secretvalue"}})
+			k := newKit(t, kitConfig{AuthMethods: []string{method},
+				PreClients: map[string]string{"conformance-test-client": "conformance-test-secretvalue"}})
 			a := k.authorizer(Config{Grant: GrantClientCredentials, ClientID: "conformance-test-client",
 				ClientSecret: "conformance-test-secretvalue"}, Options{})
-			status, err := k.call(k.mcpClient(a), "initialize")
+			status, err := k.Call(k.mcpClient(a), "initialize")
 			require.NoError(t, err)
 			require.Equal(t, http.StatusOK, status)
-			authReqs, tokenReqs, regs := k.snapshot()
+			authReqs, tokenReqs, regs := k.Snapshot()
 			assert.Empty(t, authReqs)
 			assert.Empty(t, regs)
 			require.Len(t, tokenReqs, 1)
 			assert.Equal(t, "client_credentials", tokenReqs[0].Form.Get("grant_type"))
 			assert.Equal(t, method, tokenReqs[0].AuthMethod)
-			assert.Equal(t, k.serverURL(), tokenReqs[0].Form.Get("resource"))
+			assert.Equal(t, k.ServerURL(), tokenReqs[0].Form.Get("resource"))
 		})
 	}
 }
@@ -41,14 +41,14 @@ func TestClientCredentialsPrivateKeyJWT(t *testing.T) {
 	require.NoError(t, err)
 	pemText := string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))
 
-	k := newKit(t, kitConfig{authMethods: []string{authPrivateKeyJWT},
-		jwtClients: map[string]*ecdsa.PublicKey{"conformance-test-client": &key.PublicKey}})
+	k := newKit(t, kitConfig{AuthMethods: []string{authPrivateKeyJWT},
+		JWTClients: map[string]*ecdsa.PublicKey{"conformance-test-client": &key.PublicKey}})
 	a := k.authorizer(Config{Grant: GrantClientCredentials, ClientID: "conformance-test-client",
 		PrivateKeyPEM: pemText, SigningAlgorithm: "ES256"}, Options{})
-	status, err := k.call(k.mcpClient(a), "initialize")
+	status, err := k.Call(k.mcpClient(a), "initialize")
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, status)
-	_, tokenReqs, _ := k.snapshot()
+	_, tokenReqs, _ := k.Snapshot()
 	require.Len(t, tokenReqs, 1)
 	// The kit verified the signature with the public key, iss == sub ==
 	// client id and aud == the issuer.
@@ -61,11 +61,11 @@ func TestClientCredentialsPrivateKeyJWT(t *testing.T) {
 		require.NoError(t, err)
 		der, err := x509.MarshalPKCS8PrivateKey(other)
 		require.NoError(t, err)
-		k := newKit(t, kitConfig{authMethods: []string{authPrivateKeyJWT},
-			jwtClients: map[string]*ecdsa.PublicKey{"conformance-test-client": &key.PublicKey}})
+		k := newKit(t, kitConfig{AuthMethods: []string{authPrivateKeyJWT},
+			JWTClients: map[string]*ecdsa.PublicKey{"conformance-test-client": &key.PublicKey}})
 		a := k.authorizer(Config{Grant: GrantClientCredentials, ClientID: "conformance-test-client",
 			PrivateKeyPEM: string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}))}, Options{})
-		_, err = k.call(k.mcpClient(a), "initialize")
+		_, err = k.Call(k.mcpClient(a), "initialize")
 		require.ErrorIs(t, err, ErrUnauthorized)
 		assert.Contains(t, err.Error(), "invalid_client")
 	})
@@ -88,28 +88,26 @@ func TestParseAssertionKey(t *testing.T) {
 func TestCrossAppAccess(t *testing.T) {
 	idpKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	require.NoError(t, err)
-	k := newKit(t, kitConfig{authMethods: []string{authSecretBasic},
-		preClients: map[string]string{"xaa-client": "xaa-secretvalue"}})
-	k.startIDP(idpKey, "idp-client", "id-token-secretvalue")
+	k := newKit(t, kitConfig{AuthMethods: []string{authSecretBasic},
+		PreClients: map[string]string{"xaa-client": "xaa-secretvalue"}})
+	k.StartIDP(idpKey, "idp-client", "id-token-secretvalue")
 	a := k.authorizer(Config{Grant: GrantCrossAppAccess, ClientID: "xaa-client", ClientSecret: "xaa-secretvalue",
-		IDP: &IDPConfig{Issuer: k.idp.URL, TokenEndpoint: k.idp.URL + "/token", ClientID: "idp-client", IDToken: "id-token-secretvalue"}}, Options{})
-	status, err := k.call(k.mcpClient(a), "initialize")
+		IDP: &IDPConfig{Issuer: k.IDPURL(), TokenEndpoint: k.IDPURL() + "/token", ClientID: "idp-client", IDToken: "id-token-secretvalue"}}, Options{})
+	status, err := k.Call(k.mcpClient(a), "initialize")
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, status)
 
-	assert.EqualValues(t, 1, k.idpJAGs.Load(), "one ID-JAG issued")
-	k.mu.Lock()
-	idpReqs := k.idpRequests
-	k.mu.Unlock()
+	assert.EqualValues(t, 1, k.IDPJAGs(), "one ID-JAG issued")
+	idpReqs := k.IDPRequests()
 	require.Len(t, idpReqs, 1)
 	f := idpReqs[0].Form
 	assert.Equal(t, grantTypeTokenExchange, f.Get("grant_type"))
 	assert.Equal(t, tokenTypeIDJAG, f.Get("requested_token_type"))
 	assert.Equal(t, tokenTypeIDToken, f.Get("subject_token_type"))
-	assert.Equal(t, k.issuer(), f.Get("audience"))
-	assert.Equal(t, k.serverURL(), f.Get("resource"))
+	assert.Equal(t, k.Issuer(), f.Get("audience"))
+	assert.Equal(t, k.ServerURL(), f.Get("resource"))
 
-	_, tokenReqs, _ := k.snapshot()
+	_, tokenReqs, _ := k.Snapshot()
 	require.Len(t, tokenReqs, 1)
 	assert.Equal(t, grantTypeJWTBearer, tokenReqs[0].Form.Get("grant_type"))
 	assert.Equal(t, authSecretBasic, tokenReqs[0].AuthMethod)
@@ -119,12 +117,12 @@ func TestCrossAppAccess(t *testing.T) {
 // TestClientCredentialsDynamicClient: without a configured client, a
 // client_credentials client registers itself for that grant.
 func TestClientCredentialsDynamicClient(t *testing.T) {
-	k := newKit(t, kitConfig{authMethods: []string{authSecretBasic}})
+	k := newKit(t, kitConfig{AuthMethods: []string{authSecretBasic}})
 	a := k.authorizer(Config{Grant: GrantClientCredentials}, Options{})
-	status, err := k.call(k.mcpClient(a), "initialize")
+	status, err := k.Call(k.mcpClient(a), "initialize")
 	require.NoError(t, err)
 	require.Equal(t, http.StatusOK, status)
-	_, tokenReqs, regs := k.snapshot()
+	_, tokenReqs, regs := k.Snapshot()
 	require.Len(t, regs, 1)
 	assert.Equal(t, []any{"client_credentials"}, regs[0]["grant_types"])
 	assert.NotContains(t, regs[0], "redirect_uris")

@@ -7,57 +7,31 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"golang.org/x/oauth2"
+
+	"github.com/mcpengine/mcpengine/internal/oauthtest"
 )
 
-// syncBuffer is a goroutine-safe log sink.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // secretsSeen lists what the test servers handed out or received that
-// must never be printed: every token and secret of the kit contains
-// "secretvalue"; codes, verifiers and states are taken from the requests.
+// must never be printed: every token and secret the kit issues contains
+// oauthtest.SecretMarker; codes, verifiers, challenges and states it
+// received are listed by the kit.
 func secretsSeen(k *kit) []string {
-	out := []string{"secretvalue"}
-	authReqs, tokenReqs, _ := k.snapshot()
-	for _, q := range authReqs {
-		out = append(out, q.Get("state"), q.Get("code_challenge"))
-	}
-	for _, r := range tokenReqs {
-		for _, p := range []string{"code", "code_verifier", "client_assertion", "assertion"} {
-			if v := r.Form.Get(p); v != "" {
-				out = append(out, v)
-			}
-		}
-	}
-	return out
+	return append([]string{oauthtest.SecretMarker}, k.Secrets()...)
 }
 
+// assertNoSecret fails if text contains one of secrets; the message names
+// which one by its position only, never the secret itself.
 func assertNoSecret(t *testing.T, what, text string, secrets []string) {
 	t.Helper()
-	for _, s := range secrets {
-		if s != "" {
-			assert.NotContains(t, text, s, "%s shows a secret", what)
+	for i, s := range secrets {
+		if s != "" && strings.Contains(text, s) {
+			t.Errorf("%s shows secret %d of %d", what, i+1, len(secrets))
 		}
 	}
 }
@@ -68,12 +42,12 @@ func assertNoSecret(t *testing.T, what, text string, secrets []string) {
 // appears in the log, in error strings, or in the printed record and
 // configuration.
 func TestNoSecretsInLogsOrErrors(t *testing.T) {
-	var logs syncBuffer
+	var logs oauthtest.LogBuffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	store := NewMemoryStore()
-	k := newKit(t, kitConfig{prmInHeader: true, refreshTokens: true, authMethods: []string{authSecretPost},
-		challengeScope: []string{"mcp:basic"},
-		needScopes: func(method string) []string {
+	k := newKit(t, kitConfig{PRMInHeader: true, RefreshTokens: true, AuthMethods: []string{authSecretPost},
+		ChallengeScope: []string{"mcp:basic"},
+		NeedScopes: func(method string) []string {
 			if method == "tools/call" {
 				return []string{"mcp:write"}
 			}
@@ -82,24 +56,24 @@ func TestNoSecretsInLogsOrErrors(t *testing.T) {
 	a := k.authorizer(Config{}, Options{Logger: logger, Store: store, RefreshBefore: time.Hour})
 	c := k.mcpClient(a)
 	for _, m := range []string{"initialize", "tools/list", "tools/call"} {
-		status, err := k.call(c, m)
+		status, err := k.Call(c, m)
 		require.NoError(t, err)
 		require.Equal(t, http.StatusOK, status)
 	}
-	require.Positive(t, k.countTokenRequests("refresh_token"), "the flow refreshed (RefreshBefore is an hour)")
+	require.Positive(t, k.TokenRequests("refresh_token"), "the flow refreshed (RefreshBefore is an hour)")
 
 	var errs []error
-	for _, cfg := range []kitConfig{{rejectAllTokens: true}, {wrongState: true}, {forbidAll: true}, {alwaysTooLittle: true},
-		{prmResource: "https://evil.example.com/mcp"}} {
+	for _, cfg := range []kitConfig{{RejectAllTokens: true}, {WrongState: true}, {ForbidAll: true}, {AlwaysTooLittle: true},
+		{PRMResource: "https://evil.example.com/mcp"}} {
 		fk := newKit(t, cfg)
 		fa := fk.authorizer(Config{}, Options{Logger: logger})
-		_, err := fk.call(fk.mcpClient(fa), "initialize")
+		_, err := fk.Call(fk.mcpClient(fa), "initialize")
 		require.Error(t, err)
 		errs = append(errs, err)
 	}
-	bad := newKit(t, kitConfig{preClients: map[string]string{"c": "right-secretvalue"}})
+	bad := newKit(t, kitConfig{PreClients: map[string]string{"c": "right-secretvalue"}})
 	ba := bad.authorizer(Config{Grant: GrantClientCredentials, ClientID: "c", ClientSecret: "wrong-secretvalue"}, Options{Logger: logger})
-	_, err := bad.call(bad.mcpClient(ba), "initialize")
+	_, err := bad.Call(bad.mcpClient(ba), "initialize")
 	require.Error(t, err)
 	errs = append(errs, err)
 

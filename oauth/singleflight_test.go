@@ -26,7 +26,7 @@ func callConcurrently(k *kit, c *http.Client, n int) (statuses []int, errs []err
 		go func() {
 			defer wg.Done()
 			start.Wait()
-			statuses[i], errs[i] = k.call(c, "tools/list")
+			statuses[i], errs[i] = k.Call(c, "tools/list")
 		}()
 	}
 	start.Done()
@@ -46,29 +46,27 @@ func requireAllOK(t *testing.T, statuses []int, errs []error) {
 // all get a 401, and share one discovery, one registration, one
 // authorization and one token request.
 func TestSingleFlightAuthorization(t *testing.T) {
-	k := newKit(t, kitConfig{prmInHeader: true})
+	k := newKit(t, kitConfig{PRMInHeader: true})
 	a := k.authorizer(Config{}, Options{})
 	statuses, errs := callConcurrently(k, k.mcpClient(a), concurrentCalls)
 	requireAllOK(t, statuses, errs)
-	authReqs, tokenReqs, regs := k.snapshot()
+	authReqs, tokenReqs, regs := k.Snapshot()
 	assert.Len(t, authReqs, 1)
 	assert.Len(t, tokenReqs, 1)
 	assert.Len(t, regs, 1)
-	_, as := k.hits()
+	_, as := k.Hits()
 	assert.Equal(t, 1, countPath(as, wellKnownAS), "one metadata fetch")
-	assert.EqualValues(t, concurrentCalls, k.mcpOK.Load())
+	assert.EqualValues(t, concurrentCalls, k.Served())
 }
 
 // seedRecord puts a token the test AS knows (valid or revoked) with a
 // valid refresh token into a store, as a previous process would have.
 func seedRecord(t *testing.T, k *kit, store TokenStore, a *Authorizer, access string, accessValid bool, expiry time.Time) {
-	k.mu.Lock()
 	if accessValid {
-		k.tokens[access] = nil
+		k.AddAccessToken(access)
 	}
-	k.refresh["rt-seed-secretvalue"] = nil
-	k.mu.Unlock()
-	rec := &Record{Resource: k.serverURL(), Issuer: k.issuer(), ClientID: "seed-client",
+	k.AddRefreshToken("rt-seed-secretvalue")
+	rec := &Record{Resource: k.ServerURL(), Issuer: k.Issuer(), ClientID: "seed-client",
 		Token: &oauth2.Token{AccessToken: access, TokenType: "Bearer", RefreshToken: "rt-seed-secretvalue", Expiry: expiry}}
 	require.NoError(t, store.Save(context.Background(), a.impl.storeKey, rec))
 }
@@ -77,7 +75,7 @@ func seedRecord(t *testing.T, k *kit, store TokenStore, a *Authorizer, access st
 // window is refreshed exactly once while 200 concurrent requests all
 // succeed.
 func TestSingleFlightProactiveRefresh(t *testing.T) {
-	k := newKit(t, kitConfig{refreshTokens: true, preClients: map[string]string{"seed-client": "seed-secretvalue"}})
+	k := newKit(t, kitConfig{RefreshTokens: true, PreClients: map[string]string{"seed-client": "seed-secretvalue"}})
 	store := NewMemoryStore()
 	a := k.authorizer(Config{ClientID: "seed-client", ClientSecret: "seed-secretvalue"},
 		Options{Store: store, RefreshBefore: 30 * time.Minute}) // the seed is inside it, the refreshed token (1h) is not
@@ -85,11 +83,11 @@ func TestSingleFlightProactiveRefresh(t *testing.T) {
 
 	statuses, errs := callConcurrently(k, k.mcpClient(a), concurrentCalls)
 	requireAllOK(t, statuses, errs)
-	assert.Equal(t, 1, k.countTokenRequests("refresh_token"), "exactly one refresh")
-	authReqs, tokenReqs, _ := k.snapshot()
+	assert.Equal(t, 1, k.TokenRequests("refresh_token"), "exactly one refresh")
+	authReqs, tokenReqs, _ := k.Snapshot()
 	assert.Empty(t, authReqs)
 	assert.Len(t, tokenReqs, 1)
-	assert.Equal(t, k.serverURL(), tokenReqs[0].Form.Get("resource"), "the refresh names the resource")
+	assert.Equal(t, k.ServerURL(), tokenReqs[0].Form.Get("resource"), "the refresh names the resource")
 
 	rec, err := store.Load(context.Background(), a.impl.storeKey)
 	require.NoError(t, err)
@@ -99,34 +97,32 @@ func TestSingleFlightProactiveRefresh(t *testing.T) {
 // TestSingleFlightRefreshOnInvalidToken: the server revoked the token all
 // 200 requests send; they share one refresh and all succeed.
 func TestSingleFlightRefreshOnInvalidToken(t *testing.T) {
-	k := newKit(t, kitConfig{refreshTokens: true, prmInHeader: true, preClients: map[string]string{"seed-client": "seed-secretvalue"}})
+	k := newKit(t, kitConfig{RefreshTokens: true, PRMInHeader: true, PreClients: map[string]string{"seed-client": "seed-secretvalue"}})
 	store := NewMemoryStore()
 	a := k.authorizer(Config{ClientID: "seed-client", ClientSecret: "seed-secretvalue"}, Options{Store: store})
 	seedRecord(t, k, store, a, "at-revoked-secretvalue", false, time.Now().Add(time.Hour))
 
 	statuses, errs := callConcurrently(k, k.mcpClient(a), concurrentCalls)
 	requireAllOK(t, statuses, errs)
-	assert.Equal(t, 1, k.countTokenRequests("refresh_token"), "exactly one refresh")
-	authReqs, _, _ := k.snapshot()
+	assert.Equal(t, 1, k.TokenRequests("refresh_token"), "exactly one refresh")
+	authReqs, _, _ := k.Snapshot()
 	assert.Empty(t, authReqs, "a refresh, not a new authorization")
 }
 
 // TestRefreshRefusedFallsBackToGrant: a refresh token the server no longer
 // knows leads to a new authorization.
 func TestRefreshRefusedFallsBackToGrant(t *testing.T) {
-	k := newKit(t, kitConfig{refreshTokens: true, preClients: map[string]string{"seed-client": "seed-secretvalue"}})
+	k := newKit(t, kitConfig{RefreshTokens: true, PreClients: map[string]string{"seed-client": "seed-secretvalue"}})
 	store := NewMemoryStore()
 	a := k.authorizer(Config{ClientID: "seed-client", ClientSecret: "seed-secretvalue"}, Options{Store: store})
 	seedRecord(t, k, store, a, "at-revoked-secretvalue", false, time.Now().Add(time.Hour))
-	k.mu.Lock()
-	delete(k.refresh, "rt-seed-secretvalue")
-	k.mu.Unlock()
-	status, err := k.call(k.mcpClient(a), "tools/list")
+	k.RevokeRefreshToken("rt-seed-secretvalue")
+	status, err := k.Call(k.mcpClient(a), "tools/list")
 	require.NoError(t, err)
 	assert.Equal(t, http.StatusOK, status)
-	authReqs, _, _ := k.snapshot()
+	authReqs, _, _ := k.Snapshot()
 	assert.Len(t, authReqs, 1)
-	assert.Equal(t, 1, k.countTokenRequests("refresh_token"))
+	assert.Equal(t, 1, k.TokenRequests("refresh_token"))
 }
 
 func countPath(paths []string, p string) int {
@@ -143,14 +139,14 @@ func countPath(paths []string, p string) int {
 // token gets one refresh, then one authorization, then a permanent
 // error, not a refresh loop.
 func TestRefreshedTokenRefusedRunsGrantOnce(t *testing.T) {
-	k := newKit(t, kitConfig{refreshTokens: true, rejectAllTokens: true, preClients: map[string]string{"seed-client": "seed-secretvalue"}})
+	k := newKit(t, kitConfig{RefreshTokens: true, RejectAllTokens: true, PreClients: map[string]string{"seed-client": "seed-secretvalue"}})
 	store := NewMemoryStore()
 	a := k.authorizer(Config{ClientID: "seed-client", ClientSecret: "seed-secretvalue"}, Options{Store: store})
 	seedRecord(t, k, store, a, "at-seed-secretvalue", true, time.Now().Add(time.Hour))
-	_, err := k.call(k.mcpClient(a), "tools/list")
+	_, err := k.Call(k.mcpClient(a), "tools/list")
 	require.ErrorIs(t, err, ErrUnauthorized)
 	assert.Contains(t, err.Error(), "token revoked by policy")
-	assert.Equal(t, 1, k.countTokenRequests("refresh_token"))
-	authReqs, _, _ := k.snapshot()
+	assert.Equal(t, 1, k.TokenRequests("refresh_token"))
+	authReqs, _, _ := k.Snapshot()
 	assert.Len(t, authReqs, 1)
 }

@@ -68,9 +68,19 @@ type result struct {
 // a minute.
 func engine(t *testing.T, stdin string, args ...string) result {
 	t.Helper()
+	return engineEnv(t, nil, stdin, args...)
+}
+
+// engineEnv is engine with env ("NAME=value") added to the test's
+// environment.
+func engineEnv(t *testing.T, env []string, stdin string, args ...string) result {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, engineBin, args...)
+	if env != nil {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	cmd.Stdin = strings.NewReader(stdin)

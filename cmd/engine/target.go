@@ -261,7 +261,12 @@ func (f *targetFlags) connect(cmd *cobra.Command) (*client, error) {
 // may explain (not to a server that could not start at all, nor to a
 // version mismatch, which the error says in full).
 func (f *targetFlags) connectFailure(cmd *cobra.Command, err error) error {
-	if errors.Is(err, mcpengine.ErrUnauthorized) {
+	switch {
+	case errors.Is(err, oauth.ErrLoginRequired):
+		// No stored token (or it can no longer be refreshed): only an
+		// interactive login cures it.
+		return fmt.Errorf("%w; sign in first: engine login %s", err, f.loginArgs())
+	case errors.Is(err, mcpengine.ErrUnauthorized):
 		return fmt.Errorf("%w; if the server needs you to sign in, run: engine login %s", err, f.loginArgs())
 	}
 	var ce *loadgen.ConnectError
