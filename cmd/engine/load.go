@@ -46,6 +46,9 @@ type loadFlags struct {
 
 	outputs    []string
 	thresholds []string
+	abortFail  bool
+	abortGrace time.Duration
+	maxErrRate string
 	lateAfter  time.Duration
 	interval   time.Duration
 	quiet      bool
@@ -131,6 +134,9 @@ no threshold judges errors) or the run could not be made; 2 usage error;
 	fl.BoolVar(&lf.noPre, "no-preflight", false, "start even if tools/list shows a tool called is missing or its arguments do not fit its inputSchema (to load-test error paths)")
 	fl.StringArrayVarP(&lf.outputs, "output", "O", nil, "report format[=FILE]: text, json, csv, html, prom (repeatable)")
 	fl.StringArrayVar(&lf.thresholds, "threshold", nil, `pass/fail check "METRIC OP VALUE", e.g. 'p99<200ms' (repeatable)`)
+	fl.BoolVar(&lf.abortFail, "abort-on-fail", false, "judge the thresholds on latency, errors and calls at every interval too, and stop the run at the first one crossed (exit 3)")
+	fl.DurationVar(&lf.abortGrace, "abort-grace", 0, "measured time before --abort-on-fail and --max-error-rate judge anything")
+	fl.StringVar(&lf.maxErrRate, "max-error-rate", "", `stop the run when more than this share of the calls so far failed, e.g. "50%" (a threshold error_rate<=X judged at every interval)`)
 	fl.DurationVar(&lf.lateAfter, "late-after", loadgen.DefaultLateAfter, "open model: a call sent this far behind schedule counts as late")
 	fl.DurationVar(&lf.interval, "interval", time.Second, "timeline and progress interval")
 	fl.BoolVarP(&lf.quiet, "quiet", "q", false, "no progress output on stderr")
@@ -290,7 +296,22 @@ func (lf *loadFlags) config(cmd *cobra.Command, f *targetFlags) (*loadgen.Config
 			return nil, nil, nil, usagef("%v", err)
 		}
 		checks = append(checks, t)
+		if lf.abortFail && loadgen.LiveMetric(t.Metric) {
+			cfg.Abort = append(cfg.Abort, t)
+		}
 	}
+	if lf.maxErrRate != "" {
+		t, err := loadgen.ParseThreshold("error_rate<=" + lf.maxErrRate)
+		if err != nil {
+			return nil, nil, nil, usagef("--max-error-rate: %v", err)
+		}
+		checks = append(checks, t)
+		cfg.Abort = append(cfg.Abort, t)
+	}
+	if lf.abortFail && len(cfg.Abort) == 0 {
+		return nil, nil, nil, usagef("--abort-on-fail needs a --threshold on latency, errors or calls")
+	}
+	cfg.AbortGrace = lf.abortGrace
 	return cfg, outs, checks, nil
 }
 
@@ -356,6 +377,9 @@ func (lf *loadFlags) workload(changed func(string) bool) (*loadgen.Workload, err
 func loadStatus(r *loadgen.Result, checks []*loadgen.Threshold) error {
 	if r.Interrupted {
 		return &exitError{code: exitInterrupted, msg: "interrupted"}
+	}
+	if r.Aborted != "" {
+		return &exitError{code: exitThreshold, msg: "aborted: " + r.Aborted}
 	}
 	var crossed []string
 	judgesErrors := false

@@ -21,6 +21,7 @@ func (r *runner) result(smp *sampler) *Result {
 		Stages: cfg.Stages, Churn: cfg.Churn,
 		Started:     r.start.UTC().Round(time.Millisecond),
 		Interrupted: r.stopWhy.Load() == stopCtx || r.ctx.Err() != nil,
+		Aborted:     derefOr(r.aborted.Load(), ""),
 		Timeline:    smp.timeline,
 		LatencyHist: NewHistogram(),
 		ServiceHist: NewHistogram(),
@@ -309,4 +310,11 @@ func encodeHDR(h *hdrhistogram.Histogram) string {
 		return ""
 	}
 	return string(b)
+}
+
+func derefOr[T any](p *T, def T) T {
+	if p == nil {
+		return def
+	}
+	return *p
 }

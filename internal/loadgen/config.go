@@ -79,6 +79,14 @@ type Config struct {
 	// NoOutputCheck turns off validating tools/call results against the
 	// tools' outputSchema.
 	NoOutputCheck bool
+	// Abort are thresholds judged at every Interval on the measured calls
+	// so far (live metrics only: see LiveMetric); the first one crossed
+	// stops the run, which Result.Aborted then says. AbortGrace is how
+	// much measured time passes before they are judged (k6's
+	// delayAbortEval).
+	Abort      []*Threshold
+	AbortGrace time.Duration
+
 	// NoPreflight starts the run even when tools/list shows that a tool
 	// called is missing or that its arguments do not fit its inputSchema
 	// (to load-test a server's error paths); otherwise Run refuses with a

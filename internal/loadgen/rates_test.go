@@ -53,3 +53,31 @@ func TestTimelineScheduleIsAnIntervalAverage(t *testing.T) {
 	assert.InDelta(t, float64(res.Schedule.Intended), due, 1.5, "calls due, summed over the intervals")
 	assert.Greater(t, lastTarget, 150.0)
 }
+
+func TestAbortJudgesLiveMetricsAfterTheGraceAndEnoughCalls(t *testing.T) {
+	p99, err := ParseThreshold("p99<10ms")
+	require.NoError(t, err)
+	cpu, err := ParseThreshold("server_cpu_pct<50")
+	require.NoError(t, err)
+	assert.True(t, LiveMetric(p99.Metric))
+	assert.False(t, LiveMetric(cpu.Metric), "server CPU is judged at the end only")
+
+	cfg := &Config{Abort: []*Threshold{p99}, AbortGrace: 2 * time.Second}
+	var l liveStats
+	iv := newInterval(false)
+	for range 50 {
+		_ = iv.service.RecordValue(50_000) // 50 ms
+	}
+	iv.counts[OK] = 50
+	l.add(iv, 1)
+	assert.Empty(t, l.checkAbort(cfg, time.Second), "within the grace period")
+	l.add(newInterval(false), 1.5)
+	assert.Contains(t, l.checkAbort(cfg, 2500*time.Millisecond), "threshold p99<10ms crossed after 2.5s of measurement")
+
+	var few liveStats
+	iv = newInterval(false)
+	_ = iv.service.RecordValue(50_000)
+	iv.counts[OK] = 1
+	few.add(iv, 5)
+	assert.Empty(t, few.checkAbort(&Config{Abort: []*Threshold{p99}}, 5*time.Second), "one call is not a p99")
+}

@@ -101,6 +101,8 @@ type Result struct {
 	// Interrupted is set when the caller's context ended the run early;
 	// calls cut short by it are not counted.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// Aborted says which abort threshold stopped the run early.
+	Aborted string `json:"aborted,omitempty"`
 	// Warnings are things the reader should know (a tool the server does
 	// not list, sessions that failed to reconnect, a busy client).
 	Warnings []string `json:"warnings,omitempty"`

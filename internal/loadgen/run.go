@@ -23,6 +23,7 @@ const (
 	stopEnd         // the profile (duration, stages) ended
 	stopCount       // the count was reached
 	stopCtx         // the caller's context ended
+	stopAbort       // an abort threshold was crossed
 )
 
 // runner is one run's state. Calls use the caller's ctx, so calls under
@@ -42,6 +43,9 @@ type runner struct {
 	// spinners counts the workers spinning to a call's exact send time
 	// (sleepUntil), capped at maxSpinners.
 	spinners atomic.Int32
+	// aborted is why an abort threshold stopped the run (set once, by
+	// the sampler, before stop(stopAbort)).
+	aborted atomic.Pointer[string]
 
 	start time.Time
 	// measureAt is when the measurement began, in ns since start (-1

@@ -24,6 +24,7 @@ type sampler struct {
 	heap        []metrics.Sample
 
 	calls, errors int64
+	live          liveStats
 }
 
 func newSampler(r *runner) *sampler {
@@ -103,6 +104,12 @@ func (s *sampler) tick(now time.Time) {
 		s.heapMax = max(s.heapMax, s.heap[0].Value.Uint64())
 	}
 	s.timeline.add(p)
+	if measuring := r.measureAt.Load() >= 0 && r.since(now) >= time.Duration(r.measureAt.Load()); measuring && len(r.cfg.Abort) > 0 {
+		s.live.add(s.iv, sec)
+		if why := s.live.checkAbort(r.cfg, r.since(now)-time.Duration(r.measureAt.Load())); why != "" && r.aborted.CompareAndSwap(nil, &why) {
+			r.stop(stopAbort)
+		}
+	}
 
 	s.calls += p.Calls
 	s.errors += p.Errors

@@ -61,6 +61,7 @@ code{background:#f3f4f8;padding:1px 4px;border-radius:3px}
 </div>
 {{range .R.Warnings}}<div class="warn">{{.}}</div>{{end}}
 {{if .R.Interrupted}}<div class="warn">The run was interrupted; calls cut short are not counted.</div>{{end}}
+{{with .R.Aborted}}<div class="warn">Aborted: {{.}}; the figures are those of the run until then.</div>{{end}}
 {{if .R.Thresholds}}<h2>Thresholds</h2><table>{{range .R.Thresholds}}<tr><td class="{{if .Pass}}pass{{else}}fail{{end}}">{{if .Pass}}pass{{else}}FAIL{{end}}</td><td style="text-align:left">{{thr .}}</td></tr>{{end}}</table>{{end}}
 
 <h2>Latency</h2>

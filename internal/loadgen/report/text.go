@@ -145,6 +145,10 @@ func Text(w io.Writer, r *loadgen.Result) error {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "Interrupted: the run was stopped early; calls cut short are not counted.")
 	}
+	if r.Aborted != "" {
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "Aborted:     %s; the figures are those of the run until then.\n", r.Aborted)
+	}
 	return nil
 }
 
