@@ -16,6 +16,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/mcpengine/mcpengine/internal/proctest"
 )
 
 // wrapperConfig runs a shell script as the server, as npx, uvx and shell
@@ -78,28 +80,8 @@ func readFrameWithin(t *testing.T, c *Conn, limit time.Duration) ([]byte, error)
 // (zombies excluded: they are dead, waiting for a parent to reap them).
 func groupMembers(t *testing.T, pgid int) []int {
 	t.Helper()
-	entries, err := os.ReadDir("/proc")
+	pids, err := proctest.Group(pgid)
 	require.NoError(t, err)
-	var pids []int
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
-		if err != nil {
-			continue // gone meanwhile
-		}
-		// pid (comm) state ppid pgrp ...
-		s := string(stat)
-		fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-		if len(fields) < 3 || fields[0] == "Z" || fields[0] == "X" {
-			continue
-		}
-		if fields[2] == strconv.Itoa(pgid) {
-			pids = append(pids, pid)
-		}
-	}
 	return pids
 }
 
