@@ -19,14 +19,14 @@ import (
 // to flood a CI log.
 const plainProgressEvery = 10 * time.Second
 
-// progressPrinter shows the run as it goes: one line rewritten in place on
-// a terminal, plain lines now and then otherwise.
+// progressPrinter shows the run as it goes: the live view redrawn in place
+// on a terminal, plain lines now and then otherwise.
 type progressPrinter struct {
-	w    io.Writer
-	tty  bool
-	mu   sync.Mutex
-	last time.Time // last plain line
-	wide bool      // a live line is on screen
+	w     io.Writer
+	tty   bool
+	mu    sync.Mutex
+	last  time.Time // last plain line
+	shown int       // lines of the live view on screen
 }
 
 func newProgressPrinter(w io.Writer) *progressPrinter {
@@ -41,25 +41,45 @@ func newProgressPrinter(w io.Writer) *progressPrinter {
 func (p *progressPrinter) update(pr loadgen.Progress) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	line := progressLine(pr)
 	if p.tty {
-		fmt.Fprintf(p.w, "\r\033[K%s", line)
-		p.wide = true
+		// Back to the view's first line, then each line cleared and
+		// written again: one write, so the terminal never shows half.
+		var b strings.Builder
+		p.clear(&b)
+		lines := liveView(pr)
+		for _, l := range lines {
+			b.WriteString("\033[2K" + l + "\n")
+		}
+		p.shown = len(lines)
+		fmt.Fprint(p.w, b.String())
 		return
 	}
 	if time.Since(p.last) >= plainProgressEvery {
 		p.last = time.Now()
-		fmt.Fprintf(p.w, "load: %s\n", line)
+		fmt.Fprintf(p.w, "load: %s\n", progressLine(pr))
 	}
 }
 
-// done clears the live line before the report.
+// clear moves back over the live view and erases it.
+func (p *progressPrinter) clear(b *strings.Builder) {
+	if p.shown > 0 {
+		fmt.Fprintf(b, "\033[%dA", p.shown)
+		for range p.shown {
+			b.WriteString("\033[2K\n")
+		}
+		fmt.Fprintf(b, "\033[%dA", p.shown)
+	}
+}
+
+// done clears the live view before the report.
 func (p *progressPrinter) done() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.tty && p.wide {
-		fmt.Fprint(p.w, "\r\033[K")
-		p.wide = false
+	if p.tty && p.shown > 0 {
+		var b strings.Builder
+		p.clear(&b)
+		fmt.Fprint(p.w, b.String())
+		p.shown = 0
 	}
 }
 

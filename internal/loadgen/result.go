@@ -243,6 +243,8 @@ type Progress struct {
 	// Calls and Errors are measured totals; Count the planned total (0
 	// when a duration ends the run).
 	Calls, Errors, Count int64
+	// ErrorClasses splits Errors by class.
+	ErrorClasses ErrorCounts
 	// Last is the interval just ended.
 	Last Point
 }

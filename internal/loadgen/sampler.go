@@ -24,6 +24,7 @@ type sampler struct {
 	heap        []metrics.Sample
 
 	calls, errors int64
+	classes       [numClasses]int64 // calls so far by outcome class
 	live          liveStats
 }
 
@@ -113,12 +114,16 @@ func (s *sampler) tick(now time.Time) {
 
 	s.calls += p.Calls
 	s.errors += p.Errors
+	for c := range numClasses {
+		s.classes[c] += s.iv.counts[c]
+	}
 	if r.cfg.Progress != nil {
 		pr := Progress{
 			Elapsed: r.since(now),
 			Warmup:  r.measureAt.Load() < 0 || r.since(now) < time.Duration(r.measureAt.Load()),
 			Calls:   s.calls, Errors: s.errors, Count: r.cfg.Count,
-			Last: p,
+			ErrorClasses: errorCounts(&s.classes),
+			Last:         p,
 		}
 		if r.prof.end != forever {
 			pr.Planned = r.prof.end

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mcpengine/mcpengine/internal/loadgen"
+	"github.com/mcpengine/mcpengine/internal/loadgen/report"
+)
+
+// liveWidth is the width of the live view's progress bar, in cells.
+const liveWidth = 30
+
+// liveView renders the run so far as the block of lines a terminal shows
+// while it goes (redrawn in place every interval), as oha and k6 do: where
+// the run stands, the last interval's rate and latency, what is in flight,
+// and the failures by class.
+func liveView(pr loadgen.Progress) []string {
+	l := pr.Last
+	dur := func(us int64) string { return fmtDuration(time.Duration(us) * time.Microsecond) }
+
+	var head strings.Builder
+	head.WriteString("engine load ")
+	done, total := 0.0, 0.0
+	switch {
+	case pr.Count > 0:
+		done, total = float64(pr.Calls), float64(pr.Count)
+	case pr.Planned > 0:
+		done, total = pr.Elapsed.Seconds(), pr.Planned.Seconds()
+	}
+	if total > 0 {
+		fill := min(liveWidth, int(done/total*liveWidth+0.5))
+		head.WriteString(strings.Repeat("█", fill) + strings.Repeat("░", liveWidth-fill) + " ")
+	}
+	fmt.Fprintf(&head, "%v", pr.Elapsed.Round(time.Second))
+	if pr.Planned > 0 {
+		fmt.Fprintf(&head, " / %v", pr.Planned.Round(time.Second))
+	}
+	fmt.Fprintf(&head, "   %d calls", pr.Calls)
+	if pr.Count > 0 {
+		fmt.Fprintf(&head, " of %d", pr.Count)
+	}
+	if pr.Warmup {
+		head.WriteString("   (warm-up: not counted)")
+	}
+
+	rate := fmt.Sprintf("  rate       %8.0f calls/s", l.CallsPerSecond)
+	if l.DuePerSecond > 0 {
+		rate += fmt.Sprintf(" (scheduled %.0f/s)", l.DuePerSecond)
+	}
+	rate += fmt.Sprintf("   in flight %d   sessions %d", l.InFlight, l.Sessions)
+	if l.Late > 0 {
+		rate += fmt.Sprintf("   late %d", l.Late)
+	}
+
+	lat := fmt.Sprintf("  latency    p50 %s   p90 %s   p99 %s   max %s   (last %.0fs)",
+		dur(l.P50US), dur(l.P90US), dur(l.P99US), dur(l.MaxUS), l.Seconds)
+
+	errs := fmt.Sprintf("  errors     %d (%s)", pr.Errors, report.Percent(pr.Errors, pr.Calls))
+	var classes []string
+	for _, e := range []struct {
+		name string
+		n    int64
+	}{
+		{"transport", pr.ErrorClasses.Transport}, {"timeout", pr.ErrorClasses.Timeout}, {"rpc", pr.ErrorClasses.RPC},
+		{"tool", pr.ErrorClasses.Tool}, {"schema", pr.ErrorClasses.Schema}, {"other", pr.ErrorClasses.Other},
+	} {
+		if e.n > 0 {
+			classes = append(classes, fmt.Sprintf("%s %d", e.name, e.n))
+		}
+	}
+	if len(classes) > 0 {
+		errs += ": " + strings.Join(classes, ", ")
+	}
+
+	lines := []string{head.String(), rate, lat, errs}
+	if l.ServerRSS > 0 || l.ClientCPU > 0 {
+		res := fmt.Sprintf("  CPU        server %.0f%%   load generator %.0f%%", l.ServerCPU, l.ClientCPU)
+		if l.ServerRSS > 0 {
+			res += "   server memory " + loadgen.FormatBytes(float64(l.ServerRSS))
+		}
+		lines = append(lines, res)
+	}
+	return lines
+}
