@@ -47,6 +47,12 @@ type Config struct {
 	// (default 5); EOFs and crashes are retried without limit.
 	Backoff       BackoffPolicy
 	RestartBudget int
+	// RetryInitialConnect keeps retrying, under Backoff, a session whose
+	// first connection never reached its server (refused, unresolvable
+	// host, TLS failure, command not started), for a server still
+	// starting. By default such a session closes at once and Connect
+	// returns a *ConnectError (errors.Is ErrUnreachable).
+	RetryInitialConnect bool
 	// MaxFrameBytes caps one received frame (default 32 MiB), in the
 	// transport and in the decoder alike.
 	MaxFrameBytes int
@@ -187,6 +193,10 @@ func (e *Engine) Connect(ctx context.Context, sc SessionConfig) (*Session, error
 		cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		_ = s.Close(cctx)
+		var unreachable *ConnectError
+		if errors.As(err, &unreachable) {
+			return nil, unreachable // the whole story; "session closed" would only add noise
+		}
 		return nil, err
 	}
 	return s, nil
@@ -202,17 +212,18 @@ func (e *Engine) actorConfig(sc SessionConfig, dialer transport.Dialer) actors.S
 			Offer:      c.ProtocolVersion,
 			Strict:     c.StrictVersion,
 		},
-		RequestTimeout:     firstDuration(sc.RequestTimeout, c.RequestTimeout),
-		InitTimeout:        c.InitTimeout,
-		MaxInFlight:        c.MaxInFlight,
-		MaxFrameBytes:      c.MaxFrameBytes,
-		QueueLimit:         c.QueueLimit,
-		Backoff:            c.Backoff,
-		MaxBudgetedRetries: c.RestartBudget,
-		Roots:              c.Roots,
-		Logger:             c.Logger,
-		Telemetry:          e.tel,
-		Peer:               sc.peer(),
+		RequestTimeout:      firstDuration(sc.RequestTimeout, c.RequestTimeout),
+		InitTimeout:         c.InitTimeout,
+		MaxInFlight:         c.MaxInFlight,
+		MaxFrameBytes:       c.MaxFrameBytes,
+		QueueLimit:          c.QueueLimit,
+		Backoff:             c.Backoff,
+		MaxBudgetedRetries:  c.RestartBudget,
+		RetryInitialConnect: c.RetryInitialConnect,
+		Roots:               c.Roots,
+		Logger:              c.Logger,
+		Telemetry:           e.tel,
+		Peer:                sc.peer(),
 	}
 	if sc.Roots != nil {
 		ac.Roots = sc.Roots

@@ -172,7 +172,7 @@ func runLoad(cmd *cobra.Command, f *targetFlags, lf *loadFlags) error {
 		prog.done()
 	}
 	if err != nil {
-		return f.connectFailure(cmd, err)
+		return f.connectFailure(cmd, err, sc)
 	}
 	for _, t := range checks {
 		res.Thresholds = append(res.Thresholds, t.Check(res))
