@@ -81,6 +81,8 @@ func (a *sessionActor) Receive(ctx actor.Context) {
 		a.onCall(ctx, m)
 	case *frameIn:
 		a.onFrame(ctx, m)
+	case *brokenAnswers:
+		a.onBrokenAnswers(m)
 	case *cancelCall:
 		a.onCancel(m)
 	case *Notify:
