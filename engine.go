@@ -142,6 +142,9 @@ var ErrEngineClosed = errors.New("mcpengine: engine closed")
 
 // Open starts a session and returns at once; it connects in the background
 // and keeps reconnecting. Calls made before it is ready wait in its queue.
+// A session whose first connect cannot reach its server at all (refused,
+// unresolvable host, TLS failure, command not started) closes at once with
+// a *ConnectError, unless Config.RetryInitialConnect asks for patience.
 func (e *Engine) Open(ctx context.Context, sc SessionConfig) (*Session, error) {
 	if sc.Name == "" {
 		return nil, errors.New("mcpengine: session needs a name")
@@ -183,7 +186,9 @@ func (e *Engine) Open(ctx context.Context, sc SessionConfig) (*Session, error) {
 }
 
 // Connect starts a session and waits until it is ready (or ctx ends, or
-// the session closes for good). On failure the session is closed again.
+// the session closes for good). On failure the session is closed again; a
+// server never reached gives a *ConnectError at once (errors.Is
+// ErrUnreachable), not a wait for ctx.
 func (e *Engine) Connect(ctx context.Context, sc SessionConfig) (*Session, error) {
 	s, err := e.Open(ctx, sc)
 	if err != nil {
