@@ -196,6 +196,9 @@ func ConnectTimed(ctx context.Context, eng *mcpengine.Engine, sc mcpengine.Sessi
 		Target: Describe(sc), After: time.Since(start), State: s.State(),
 		Last: s.LastError(), Err: err,
 	}
+	if fatal == nil && StartFailure(err) {
+		fatal = err // the session closed on it before its state callback ran
+	}
 	if fatal != nil {
 		ce.Fatal, ce.Last = true, fatal
 	}
