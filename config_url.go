@@ -146,6 +146,9 @@ func (s ServerConfig) urlDialer(maxFrame int, e *Engine) (transport.Dialer, erro
 			kind = "ws"
 		}
 	}
+	if err := checkURLScheme(kind, scheme, s.URL); err != nil && kind != "stdio" {
+		return nil, err
+	}
 	switch kind {
 	case "http", "streamable-http", "streamablehttp":
 		return &streamable.Dialer{URL: s.URL, Client: client, Header: header, MaxFrameBytes: maxFrame, Logger: log, FallbackToSSE: kind == "http"}, nil

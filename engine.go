@@ -48,6 +48,12 @@ type Config struct {
 	// (default 5); EOFs and crashes are retried without limit.
 	Backoff       BackoffPolicy
 	RestartBudget int
+	// RetryInitialConnect keeps retrying, under Backoff, a session whose
+	// first connection never reached its server (refused, unresolvable
+	// host, TLS failure, command not started), for a server still
+	// starting. By default such a session closes at once and Connect
+	// returns a *ConnectError (errors.Is ErrUnreachable).
+	RetryInitialConnect bool
 	// MaxFrameBytes caps one received frame (default 32 MiB), in the
 	// transport and in the decoder alike.
 	MaxFrameBytes int
@@ -142,6 +148,9 @@ var ErrEngineClosed = errors.New("mcpengine: engine closed")
 
 // Open starts a session and returns at once; it connects in the background
 // and keeps reconnecting. Calls made before it is ready wait in its queue.
+// A session whose first connect cannot reach its server at all (refused,
+// unresolvable host, TLS failure, command not started) closes at once with
+// a *ConnectError, unless Config.RetryInitialConnect asks for patience.
 func (e *Engine) Open(ctx context.Context, sc SessionConfig) (*Session, error) {
 	if sc.Name == "" {
 		return nil, errors.New("mcpengine: session needs a name")
@@ -183,7 +192,9 @@ func (e *Engine) Open(ctx context.Context, sc SessionConfig) (*Session, error) {
 }
 
 // Connect starts a session and waits until it is ready (or ctx ends, or
-// the session closes for good). On failure the session is closed again.
+// the session closes for good). On failure the session is closed again; a
+// server never reached gives a *ConnectError at once (errors.Is
+// ErrUnreachable), not a wait for ctx.
 func (e *Engine) Connect(ctx context.Context, sc SessionConfig) (*Session, error) {
 	s, err := e.Open(ctx, sc)
 	if err != nil {
@@ -193,6 +204,10 @@ func (e *Engine) Connect(ctx context.Context, sc SessionConfig) (*Session, error
 		cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		_ = s.Close(cctx)
+		var unreachable *ConnectError
+		if errors.As(err, &unreachable) {
+			return nil, unreachable // the whole story; "session closed" would only add noise
+		}
 		return nil, err
 	}
 	return s, nil
@@ -208,17 +223,18 @@ func (e *Engine) actorConfig(sc SessionConfig, dialer transport.Dialer) actors.S
 			Offer:      c.ProtocolVersion,
 			Strict:     c.StrictVersion,
 		},
-		RequestTimeout:     firstDuration(sc.RequestTimeout, c.RequestTimeout),
-		InitTimeout:        c.InitTimeout,
-		MaxInFlight:        c.MaxInFlight,
-		MaxFrameBytes:      c.MaxFrameBytes,
-		QueueLimit:         c.QueueLimit,
-		Backoff:            c.Backoff,
-		MaxBudgetedRetries: c.RestartBudget,
-		Roots:              c.Roots,
-		Logger:             c.Logger,
-		Telemetry:          e.tel,
-		Peer:               sc.peer(),
+		RequestTimeout:      firstDuration(sc.RequestTimeout, c.RequestTimeout),
+		InitTimeout:         c.InitTimeout,
+		MaxInFlight:         c.MaxInFlight,
+		MaxFrameBytes:       c.MaxFrameBytes,
+		QueueLimit:          c.QueueLimit,
+		Backoff:             c.Backoff,
+		MaxBudgetedRetries:  c.RestartBudget,
+		RetryInitialConnect: c.RetryInitialConnect,
+		Roots:               c.Roots,
+		Logger:              c.Logger,
+		Telemetry:           e.tel,
+		Peer:                sc.peer(),
 	}
 	if sc.Roots != nil {
 		ac.Roots = sc.Roots

@@ -19,6 +19,7 @@ var (
 	ErrCapabilityNotSupported = actors.ErrCapabilityNotSupported
 	ErrVersionMismatch        = actors.ErrVersionMismatch
 	ErrProtocol               = actors.ErrProtocol
+	ErrUnreachable            = actors.ErrUnreachable
 	ErrDuplicateName          = actors.ErrDuplicateName
 	ErrUnknownSession         = errUnknownSession
 	// ErrUnauthorized: the server requires authorization the engine could
@@ -37,6 +38,10 @@ type (
 	CapabilityError = actors.CapabilityError
 	// VersionMismatchError: the server answered a version the engine cannot speak.
 	VersionMismatchError = actors.VersionMismatchError
+	// ConnectError: a session's first connection never reached its server
+	// (refused, unresolvable host, TLS failure, command not started);
+	// Connect returns it at once unless Config.RetryInitialConnect.
+	ConnectError = actors.ConnectError
 	// ProtocolError: the server's answer to the request broke JSON-RPC.
 	ProtocolError = actors.ProtocolError
 	// ClosedError: the session is closed; Cause says why.

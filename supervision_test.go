@@ -147,7 +147,9 @@ func TestCloseShutsTheServerDownWithinTheCallersDeadline(t *testing.T) {
 }
 
 func TestAMissingCommandClosesTheSessionAfterTheRestartBudget(t *testing.T) {
-	e := newEngine(t, mcpengine.Config{RestartBudget: 2})
+	// With patience asked for; without it the first connect fails at once
+	// (fail_fast_test.go).
+	e := newEngine(t, mcpengine.Config{RestartBudget: 2, RetryInitialConnect: true})
 	_, err := e.Connect(testCtx(t, 10*time.Second), mcpengine.SessionConfig{
 		Name: "typo", Server: mcpengine.ServerConfig{Command: "no-such-mcp-server-binary"},
 	})

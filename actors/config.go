@@ -53,6 +53,12 @@ type SessionConfig struct {
 	MaxFrameBytes int
 
 	Backoff supervisor.Policy
+	// RetryInitialConnect keeps retrying, under Backoff, a session whose
+	// first connection never reached its server (refused, unresolvable
+	// host, TLS failure, command not started): for a server that is still
+	// starting. Without it such a session closes at once with a
+	// *ConnectError.
+	RetryInitialConnect bool
 	// MaxBudgetedRetries bounds consecutive restarts for failures that carry
 	// a budget (version mismatch); default 5.
 	MaxBudgetedRetries int

@@ -9,6 +9,7 @@ func (*Call) IgnoreDeadLetterLogging()              {}
 func (*Notify) IgnoreDeadLetterLogging()            {}
 func (*cancelCall) IgnoreDeadLetterLogging()        {}
 func (*frameIn) IgnoreDeadLetterLogging()           {}
+func (*brokenAnswers) IgnoreDeadLetterLogging()     {}
 func (*connFailed) IgnoreDeadLetterLogging()        {}
 func (*dialed) IgnoreDeadLetterLogging()            {}
 func (*retryNow) IgnoreDeadLetterLogging()          {}

@@ -31,6 +31,9 @@ var (
 	// ErrProtocol: the server answered the request with a message that
 	// breaks JSON-RPC; whether the server ran the request is unknown.
 	ErrProtocol error = &sentinel{"mcpengine: protocol error", "protocol_error"}
+	// ErrUnreachable: the session's first connection never reached its
+	// server (see ConnectError).
+	ErrUnreachable error = &sentinel{"mcpengine: server unreachable", "unreachable"}
 )
 
 // sentinel is the type of the sentinel errors: a message, and the class

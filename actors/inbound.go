@@ -27,7 +27,14 @@ func (a *sessionActor) onFrame(_ actor.Context, m *frameIn) {
 			a.onNotification(msg)
 		}
 	}
-	for _, b := range m.broken {
+}
+
+// onBrokenAnswers fails the requests a frame's broken answers name.
+func (a *sessionActor) onBrokenAnswers(m *brokenAnswers) {
+	if a.conn == nil || m.epoch != a.conn.epoch {
+		return // from a connection that is already gone
+	}
+	for _, b := range m.answers {
 		a.onBrokenAnswer(b.ID, b.Reason)
 	}
 }

@@ -215,6 +215,10 @@ func (a *sessionActor) connectionFailed(err error) {
 }
 
 func (a *sessionActor) retryLater(err error) {
+	if ce := a.unreachableAtFirstConnect(err); ce != nil {
+		a.closeForGood(ce)
+		return
+	}
 	delay, ok := a.restarter.Next(supervisor.Classify(err))
 	if !ok {
 		a.closeForGood(err)

@@ -21,13 +21,20 @@ type cancelCall struct {
 }
 
 // frameIn is sent by the reader goroutine with the valid messages of one
-// received frame, and the broken answers in it whose id could be read.
-// No reply.
+// received frame. No reply.
 type frameIn struct {
-	epoch  uint64
-	msgs   []messages.Message
-	one    [1]messages.Message // msgs' backing array for the usual single message
-	broken []*messages.InvalidMessageError
+	epoch uint64
+	msgs  []messages.Message
+	one   [1]messages.Message // msgs' backing array for the usual single message
+}
+
+// brokenAnswers is sent by the reader goroutine, after the frame's
+// frameIn, with the broken answers of one frame whose id could be read,
+// so that the requests they name fail at once. Its own message, so that
+// frameIn, allocated for every frame, stays as small as it was. No reply.
+type brokenAnswers struct {
+	epoch   uint64
+	answers []*messages.InvalidMessageError
 }
 
 // connFailed is sent by the reader goroutine when ReadFrame fails, and by

@@ -35,21 +35,30 @@ func deliverFrame(sys *actor.ActorSystem, session *actor.PID, epoch uint64, sh *
 	if replacedUTF8 {
 		sh.stats.InvalidUTF8Frames.Add(1)
 	}
+	var broken *brokenAnswers
 	for _, e := range errs {
 		sh.stats.InvalidFrames.Add(1)
 		sh.log.Warn("discarded invalid frame", slog.String("session", sh.name), slog.Any("error", e))
 		// A broken answer that names its request still ends it (inbound.go).
 		if ime, ok := e.(*messages.InvalidMessageError); ok && ime.ID.IsValid() {
-			in.broken = append(in.broken, ime)
+			if broken == nil {
+				broken = &brokenAnswers{epoch: epoch}
+			}
+			broken.answers = append(broken.answers, ime)
 		}
 	}
-	if len(msgs) == 0 && len(in.broken) == 0 {
+	if len(msgs) == 0 && broken == nil {
 		return
 	}
 	if inline {
 		sh.readerPosting.Store(true)
 	}
-	sys.Root.Send(session, in)
+	if len(msgs) > 0 {
+		sys.Root.Send(session, in)
+	}
+	if broken != nil {
+		sys.Root.Send(session, broken)
+	}
 	if inline {
 		sh.readerPosting.Store(false)
 	}

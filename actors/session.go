@@ -15,8 +15,9 @@ import (
 // sessionActor is one MCP server connection's state machine:
 //
 //	connecting ──► initializing ──► ready ──► closed
-//	     ▲               │            │
-//	     └── backoff ◄───┴────────────┘   EOF, transport error, init timeout
+//	   │  ▲               │            │
+//	   │  └── backoff ◄───┴────────────┘   EOF, transport error, init timeout
+//	   └──────────────────┴──► closed      never ready, server never reached
 //
 // It owns the pending-request map, id allocation, the wait queue, the
 // negotiated facts and the deadline sweep. A new instance is created on a
@@ -80,6 +81,8 @@ func (a *sessionActor) Receive(ctx actor.Context) {
 		a.onCall(ctx, m)
 	case *frameIn:
 		a.onFrame(ctx, m)
+	case *brokenAnswers:
+		a.onBrokenAnswers(m)
 	case *cancelCall:
 		a.onCancel(m)
 	case *Notify:

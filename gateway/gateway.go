@@ -97,6 +97,9 @@ func New(ctx context.Context, cfg Config) (_ *Gateway, err error) {
 		// installed meanwhile: it keeps trying, at the capped backoff.
 		ec.RestartBudget = math.MaxInt32
 	}
+	// For the same reason a server not reachable yet when the gateway
+	// starts is waited for, not given up on at the first connect.
+	ec.RetryInitialConnect = true
 	g.eng = mcpengine.New(ec)
 	defer func() {
 		if err != nil {

@@ -67,6 +67,10 @@ type RequestFailure struct {
 	// Reason says what failed ("HTTP 503 Service Unavailable", "timeout"),
 	// never a header value or a credential.
 	Reason string `json:"reason"`
+	// Unreachable is true when the request never reached the server
+	// (Unreachable: refused, unresolvable host, TLS failure): a session that
+	// was never ready gives up on it at once.
+	Unreachable bool `json:"unreachable,omitempty"`
 }
 
 func (f RequestFailure) String() string {

@@ -191,7 +191,7 @@ func runLoad(cmd *cobra.Command, f *targetFlags, lf *loadFlags) error {
 	case errors.As(err, &pe):
 		return &usageError{fmt.Errorf("%w (--no-preflight runs it anyway)", pe)}
 	case err != nil:
-		return f.connectFailure(cmd, err)
+		return f.connectFailure(cmd, err, sc)
 	}
 	res.Command, res.Version = commandLine(cmd, nil), version()
 	for _, t := range checks {

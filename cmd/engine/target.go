@@ -252,15 +252,17 @@ func (f *targetFlags) connect(cmd *cobra.Command) (*client, error) {
 		if errors.As(err, &ce) {
 			ce.Target = label
 		}
-		return nil, f.connectFailure(cmd, err)
+		return nil, f.connectFailure(cmd, err, sc)
 	}
 	return &client{eng: eng, stopTel: stopTel, s: s, label: label, connect: time.Since(start), opts: f.callOpts()}, nil
 }
 
 // connectFailure adds a hint to a failed connect that the server's stderr
-// may explain (not to a server that could not start at all, nor to a
-// version mismatch, which the error says in full).
-func (f *targetFlags) connectFailure(cmd *cobra.Command, err error) error {
+// may explain: only for a command (a URL server has no stderr here), and
+// not for a server that could not start or be reached at all, nor for a
+// version mismatch, which the error says in full. An authorization that
+// needs the user gets the login command instead.
+func (f *targetFlags) connectFailure(cmd *cobra.Command, err error, sc mcpengine.ServerConfig) error {
 	switch {
 	case errors.Is(err, oauth.ErrLoginRequired):
 		// No stored token (or it can no longer be refreshed): only an
@@ -270,7 +272,8 @@ func (f *targetFlags) connectFailure(cmd *cobra.Command, err error) error {
 		return fmt.Errorf("%w; if the server needs you to sign in, run: engine login %s", err, f.loginArgs())
 	}
 	var ce *loadgen.ConnectError
-	if errors.As(err, &ce) && !ce.Fatal && !f.verbose && cmd.Context().Err() == nil && !errors.Is(err, mcpengine.ErrVersionMismatch) {
+	if errors.As(err, &ce) && !ce.Fatal && sc.Command != "" && !f.verbose && cmd.Context().Err() == nil &&
+		!errors.Is(err, mcpengine.ErrVersionMismatch) && !errors.Is(err, mcpengine.ErrUnreachable) {
 		return fmt.Errorf("%w; run with -v to see the server's stderr", err)
 	}
 	return err

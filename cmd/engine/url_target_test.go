@@ -126,3 +126,27 @@ func TestOtelStdoutShowsTheCallSpan(t *testing.T) {
 	assert.Contains(t, r.stderr, "opted-in")
 
 }
+
+// A URL nothing answers at fails the command at once (well within the
+// 60 s connect timeout given), in plain words, the reason said once and no
+// hint about a stderr a URL server does not have.
+func TestPingOfAnUnreachableURLFailsAtOncePlainly(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	closed := l.Addr().String()
+	require.NoError(t, l.Close())
+	for _, url := range []string{"http://" + closed + "/mcp", "ftp://x"} {
+		r := engine(t, "", "ping", "--url", url, "--connect-timeout", "60s")
+		assert.Equal(t, 1, r.code)
+		line := oneLineError(t, r)
+		assert.Contains(t, line, "cannot reach")
+		assert.NotContains(t, line, "jsonrpc")
+		assert.NotContains(t, line, "within", "not a timeout")
+		assert.NotContains(t, line, "stderr")
+		if url == "ftp://x" {
+			assert.Contains(t, line, `unsupported URL scheme "ftp"`)
+		} else {
+			assert.Equal(t, 1, strings.Count(line, "connection refused"), line)
+		}
+	}
+}

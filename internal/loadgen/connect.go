@@ -36,9 +36,16 @@ type ConnectError struct {
 }
 
 func (e *ConnectError) Error() string {
+	var unreachable *mcpengine.ConnectError
 	switch {
 	case e.Fatal:
-		return fmt.Sprintf("cannot start server %s: %v", e.Target, e.Last)
+		last := e.Last
+		if errors.As(last, &unreachable) && unreachable.Cause != nil {
+			last = unreachable.Cause // the start error itself, not the engine's wrapping of it
+		}
+		return fmt.Sprintf("cannot start server %s: %v", e.Target, last)
+	case errors.As(e.Err, &unreachable):
+		return fmt.Sprintf("cannot reach %s: %s", e.Target, unreachable.Reason)
 	case errors.Is(e.Err, context.DeadlineExceeded):
 		if e.Last != nil {
 			return fmt.Sprintf("could not connect to %s within %v: last error: %v%s", e.Target, e.After, e.Last, eofHint(e.Last))
@@ -121,6 +128,10 @@ func ConnectTimed(ctx context.Context, eng *mcpengine.Engine, sc mcpengine.Sessi
 	}
 	start := time.Now()
 	s, err := eng.Open(ctx, sc)
+	var unreachable *mcpengine.ConnectError
+	if errors.As(err, &unreachable) { // refused by the config (a URL scheme): say it as a connect would
+		return nil, Phases{}, &ConnectError{Target: Describe(sc), Err: err}
+	}
 	if err != nil {
 		return nil, Phases{}, err
 	}
@@ -184,6 +195,9 @@ func ConnectTimed(ctx context.Context, eng *mcpengine.Engine, sc mcpengine.Sessi
 	ce := &ConnectError{
 		Target: Describe(sc), After: time.Since(start), State: s.State(),
 		Last: s.LastError(), Err: err,
+	}
+	if fatal == nil && StartFailure(err) {
+		fatal = err // the session closed on it before its state callback ran
 	}
 	if fatal != nil {
 		ce.Fatal, ce.Last = true, fatal

@@ -79,7 +79,7 @@ func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
 // names what failed (a timeout, a refused connection, a reset) but not the
 // URL, which may carry secrets.
 func ErrorFailure(err error, scrub *httpx.Scrubber) transport.RequestFailure {
-	return transport.RequestFailure{Reason: ErrorReason(err, scrub)}
+	return transport.RequestFailure{Reason: ErrorReason(err, scrub), Unreachable: transport.Unreachable(err)}
 }
 
 // ErrorReason renders a transport error without the request URL.
