@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -40,9 +39,9 @@ type runner struct {
 	warmup time.Duration
 	opts   []mcpengine.CallOption
 	slots  []*slot
-	// spinners counts the workers spinning to a call's exact send time
-	// (sleepUntil), capped at maxSpinners.
-	spinners atomic.Int32
+	// preciseSleepers counts the workers in preciseSleep (sleepUntil),
+	// capped at maxPreciseSleepers.
+	preciseSleepers atomic.Int32
 	// aborted is why an abort threshold stopped the run (set once, by
 	// the sampler, before stop(stopAbort)).
 	aborted atomic.Pointer[string]
@@ -619,20 +618,21 @@ func (r *runner) worker(sl *slot, s *mcpengine.Session, w int, budget *atomic.In
 	}
 }
 
-// spinWindow is how close to a call's scheduled time a worker stops
-// sleeping on a timer and yields in a loop instead: on a process with
-// idle processors Go's timers fire up to a millisecond or so late (the
-// runtime parks in epoll with millisecond timeouts), which the open model
-// would charge to the server as latency (at 500 calls/s a 200 µs window
-// left a send lag p50 of 380 µs, most of a 580 µs latency p50; 1.2 ms
-// brings it to a few µs). At most maxSpinners workers spin at once,
-// which bounds the CPU it costs; at rates where more would be due within
-// the window the processors are busy and timers fire on time anyway.
-const spinWindow = 1200 * time.Microsecond
+// preciseWindow is how close to a call's scheduled time a worker stops
+// sleeping on a Go timer and sleeps the rest in the kernel instead: on a
+// process with idle processors Go's timers fire up to a millisecond or so
+// late (the runtime parks in epoll, whose timeout is in milliseconds),
+// which the open model would charge to the server as latency (at 500
+// calls/s that left a send lag p50 of 380 µs, most of a 580 µs latency
+// p50). The kernel's sleep (preciseSleep) wakes within tens of µs and
+// costs no CPU, only a thread parked in the syscall; at most
+// maxPreciseSleepers do it at once, the others keep their Go timer (at
+// rates where more are due within the window the process is busy and
+// timers fire on time anyway).
+const preciseWindow = 1500 * time.Microsecond
 
-// maxSpinners is how many workers may spin at once: one per processor
-// would starve the engine's own goroutines, so half of them, at least one.
-var maxSpinners = int32(max(1, runtime.GOMAXPROCS(0)/2))
+// maxPreciseSleepers bounds the threads parked in preciseSleep.
+const maxPreciseSleepers = 8
 
 // sleepUntil waits until at; false if the caller's context ended.
 func (r *runner) sleepUntil(at time.Time, timer **time.Timer) bool {
@@ -649,21 +649,19 @@ func (r *runner) sleepUntil(at time.Time, timer **time.Timer) bool {
 			return false
 		}
 	}
-	if d := time.Until(at) - spinWindow; d > 0 && !wait(d) {
+	if d := time.Until(at) - preciseWindow; d > 0 && !wait(d) {
 		return false
 	}
-	if time.Until(at) <= 0 {
+	d := time.Until(at)
+	if d <= 0 {
 		return true
 	}
-	if r.spinners.Add(1) > maxSpinners {
-		r.spinners.Add(-1)
+	if r.preciseSleepers.Add(1) > maxPreciseSleepers || !preciseSleep(d) {
+		r.preciseSleepers.Add(-1)
 		return wait(time.Until(at))
 	}
-	for time.Now().Before(at) {
-		runtime.Gosched()
-	}
-	r.spinners.Add(-1)
-	return true
+	r.preciseSleepers.Add(-1)
+	return r.ctx.Err() == nil
 }
 
 // call makes one call and records it.
