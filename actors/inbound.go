@@ -42,7 +42,7 @@ func (a *sessionActor) onResponse(msg *messages.Message) {
 	}
 	a.forget(id)
 	if msg.Error != nil {
-		c.finish(a, nil, msg.Error)
+		c.finish(a, nil, messages.TypedError(msg.Error))
 		return
 	}
 	c.finish(a, msg.Result, nil)

@@ -138,7 +138,19 @@ func (s *session) handleRequest(m *messages.Message, b *batchCollector) {
 		r.replyError(&messages.WireError{Code: messages.CodeMethodNotFound, Message: "method not found: " + m.Method})
 		return
 	}
-	if !spec.early && !s.initialized.Load() {
+	modern, werr := srv.modernRequest(m.Params)
+	switch {
+	case werr != nil:
+		r.replyError(werr)
+		return
+	case modern && removedInModern(m.Method):
+		r.replyError(&messages.WireError{Code: messages.CodeMethodNotFound, Message: m.Method + " does not exist in the stateless protocol"})
+		return
+	case !modern && m.Method == messages.MethodServerDiscover:
+		r.replyError(invalidParams("server/discover needs _meta with " + messages.MetaProtocolVersion + " and " + messages.MetaClientCapabilities))
+		return
+	}
+	if !modern && !spec.early && !s.initialized.Load() {
 		r.replyError(&messages.WireError{Code: messages.CodeInvalidRequest, Message: "server not initialized"})
 		return
 	}
