@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin/engine
 PKGS    := ./...
 
-.PHONY: all build demo test test-short bench bench-peers lint fuzz node-deps clean
+.PHONY: all build demo test test-short interop interop-update bench bench-peers lint fuzz node-deps clean
 
 all: lint test
 
@@ -19,6 +19,17 @@ demo: build
 # goroutines, the fuzz seed corpus replayed, vet and formatting checked.
 test: lint node-deps
 	$(GO) test -race -count=1 -timeout 20m $(PKGS)
+	$(MAKE) interop
+
+# The engine against the official Go SDK server in each era mode, stdio and
+# stateless HTTP (docs/INTEROP.md). Its own module, like bench-peers, so
+# that go-sdk never enters the main module; `make interop-update` rewrites
+# the matrix.
+interop:
+	cd benchmarks && $(GO) test -race -count=1 -run '^TestInterop' .
+
+interop-update:
+	cd benchmarks && $(GO) test -count=1 -run '^TestInterop' . -update
 
 # Non-Go MCP servers the tests drive as subprocesses (the official
 # TypeScript reference server), pinned by testdata/node/package-lock.json.
