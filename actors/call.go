@@ -43,9 +43,6 @@ type Call struct {
 	// onDone replaces completion for the actor's own requests (initialize,
 	// resubscribe): it runs inside Receive.
 	onDone func(a *sessionActor, result messages.RawMessage, err error)
-	// meta, for the actor's own modern requests (the handshake's), is
-	// spliced into params._meta; callers' requests take the session's.
-	meta *messages.RequestMeta
 
 	done   chan struct{}
 	Result messages.RawMessage

@@ -30,8 +30,11 @@ func (a *sessionActor) handshakeStep(hs SteppedHandshake, st HandshakeStep) {
 			return
 		}
 	}
+	if st.Meta != nil {
+		// Once per handshake step: the Call stays as small as before.
+		raw = messages.WithMeta(raw, st.Meta.Fields()...)
+	}
 	c := NewCall(st.Method, raw)
-	c.meta = st.Meta
 	c.Timeout = a.sh.cfg.InitTimeout
 	if st.Timeout > 0 && st.Timeout < c.Timeout {
 		c.Timeout = st.Timeout

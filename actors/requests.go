@@ -66,7 +66,9 @@ func (a *sessionActor) deadlineFor(c *Call, now time.Time) time.Time {
 // to the writer. Checks that can refuse it come first, so a refused call
 // never reached the wire (SafeToRetry).
 func (a *sessionActor) transmit(c *Call) {
-	meta := c.meta
+	// Callers' requests of a stateless session carry its _meta; the
+	// actor's own requests (the handshake's) come with theirs in Params.
+	var meta *messages.RequestMeta
 	if c.onDone == nil {
 		if neg := a.sh.negotiated.Load(); neg != nil {
 			if err := checkCapability(c.Method, neg); err != nil {

@@ -52,6 +52,9 @@ func NewRequestMeta(version string, info Implementation, caps ClientCapabilities
 	return m, nil
 }
 
+// Fields returns the members one by one, for WithMeta; read only.
+func (m *RequestMeta) Fields() []MetaField { return m.fields }
+
 // Members returns the encoded members (`"key":value,...`); read only.
 func (m *RequestMeta) Members() []byte { return m.members }
 
