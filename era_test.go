@@ -308,6 +308,7 @@ func TestEveryRequestOfTheModernEraValidatesAgainstIts2026Schema(t *testing.T) {
 	require.Equal(t, messages.Version20260728, s.ProtocolVersion())
 	exerciseBothEras(t, s)
 	exerciseModernOnly(t, s)
+	s.SetRoots([]messages.Root{{URI: "file:///elsewhere"}}) // no notification in this era
 	_, err = s.CallTool(testCtx(t, 10*time.Second), "sleep", map[string]any{"ms": 10000}, mcpengine.WithTimeout(10*time.Millisecond))
 	require.ErrorIs(t, err, mcpengine.ErrTimeout)
 	require.NoError(t, s.Ping(testCtx(t, 10*time.Second)))
@@ -333,6 +334,30 @@ func TestEveryRequestOfTheModernEraValidatesAgainstIts2026Schema(t *testing.T) {
 			assert.JSONEq(t, `{}`, string(p.Meta[messages.MetaClientCapabilities]), "%s", frame)
 		}
 	}
+	// And the demo server answers in the era: every result it sent
+	// validates as that method's 2026-07-28 result (resultType included).
+	sentMethods := map[string]string{}
+	for _, frame := range rec.sent {
+		msgs, _ := messages.DecodeFrame(frame)
+		for _, m := range msgs {
+			if m.Kind == messages.KindRequest {
+				sentMethods[m.ID.String()] = m.Method
+			}
+		}
+	}
+	results := 0
+	for _, frame := range rec.received {
+		msgs, _ := messages.DecodeFrame(frame)
+		for _, m := range msgs {
+			if m.Kind == messages.KindResponse && m.Result != nil {
+				method := sentMethods[m.ID.String()]
+				require.NotEmpty(t, method)
+				require.NoError(t, schemacheck.ValidateResult(messages.Version20260728, method, m.Result), "%s: %s", method, m.Result)
+				results++
+			}
+		}
+	}
+	assert.Greater(t, results, 10)
 	for _, want := range []string{messages.MethodServerDiscover, messages.MethodToolsList, messages.MethodToolsCall,
 		messages.MethodResourcesList, messages.MethodResourcesTemplatesList, messages.MethodResourcesRead,
 		messages.MethodPromptsList, messages.MethodPromptsGet, messages.MethodCompletionComplete, messages.NotificationCancelled} {

@@ -205,7 +205,9 @@ func (a *sessionActor) reply(id messages.ID, result any, err error) {
 
 func (a *sessionActor) onSetRoots(m *setRoots) {
 	a.sh.roots = append([]RootEntry{}, m.roots...)
-	if a.state == StateReady {
+	// The stateless era has no client notifications: a server asks for
+	// roots in each request's input requests instead.
+	if neg := a.sh.negotiated.Load(); a.state == StateReady && (neg == nil || !neg.Modern()) {
 		a.writeNotification(messages.NotificationRootsListChanged, nil)
 	}
 }

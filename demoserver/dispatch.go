@@ -57,6 +57,10 @@ type request struct {
 	params messages.RawMessage
 	batch  *batchCollector
 
+	// modern: the request carries the 2026-07-28 _meta; its result says
+	// resultType.
+	modern bool
+
 	// tools/call, decoded by prepareToolsCall
 	tool          *tool
 	args          messages.RawMessage
@@ -139,6 +143,7 @@ func (s *session) handleRequest(m *messages.Message, b *batchCollector) {
 		return
 	}
 	modern, werr := srv.modernRequest(m.Params)
+	r.modern = modern
 	switch {
 	case werr != nil:
 		r.replyError(werr)
@@ -205,7 +210,11 @@ func (s *session) run(r *request, h handlerFunc) {
 	var werr *messages.WireError
 	if r.ctx.Err() == nil {
 		buf = appendResultPrefix(buf, r.id)
+		start := len(buf)
 		buf, werr = h(r, buf)
+		if r.modern && werr == nil {
+			buf = withResultType(buf, start, r.method)
+		}
 	}
 	if r.ctx.Err() != nil || werr == errNoResponse {
 		if context.Cause(r.ctx) == errClientCancelled {

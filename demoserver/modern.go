@@ -108,3 +108,31 @@ func handleDiscover(r *request, buf []byte) ([]byte, *messages.WireError) {
 	}
 	return appendMarshal(buf, &res)
 }
+
+var (
+	resultTypeComplete = []byte(`"resultType":"complete",`)
+	// The lists and resources/read are CacheableResults in 2026-07-28:
+	// ttlMs 0 (stale at once: the demo's lists change under the fault and
+	// notify tools) and public (the same for every client).
+	cacheableComplete = []byte(`"resultType":"complete","ttlMs":0,"cacheScope":"public",`)
+)
+
+// withResultType adds, as the first members of the result object that
+// starts at buf[start], resultType "complete" (which the 2026-07-28 era
+// requires of every result) and for the cacheable results their cache
+// hints. A result that already has them (discover's) is left alone.
+func withResultType(buf []byte, start int, method string) []byte {
+	if start >= len(buf) || buf[start] != '{' || bytes.HasPrefix(buf[start+1:], []byte(`"resultType"`)) {
+		return buf
+	}
+	ins := resultTypeComplete
+	switch method {
+	case messages.MethodToolsList, messages.MethodPromptsList, messages.MethodResourcesList,
+		messages.MethodResourcesTemplatesList, messages.MethodResourcesRead:
+		ins = cacheableComplete
+	}
+	if start+1 < len(buf) && buf[start+1] == '}' {
+		ins = ins[:len(ins)-1]
+	}
+	return slices.Insert(buf, start+1, ins...)
+}
