@@ -451,3 +451,40 @@ func TestModernHTTPRefusalsAreTypedErrors(t *testing.T) {
 	assert.Equal(t, "=?base64?Y2Fmw6kgdG9vbA==?=", headers[3].Get("Mcp-Name"), "a name that is not plain ASCII is Base64 encoded")
 	assert.False(t, strings.Contains(headers[3].Get("Mcp-Name"), "é"))
 }
+
+// TestReconnectsStartWhereTheLastHandshakeEnded: each server process
+// closes its stdout on its fourth request, so the budget shows what a
+// reconnect sends. A legacy server's reconnect skips the probe (two pings
+// fit after initialize); a stateless server is re-discovered and served in
+// 2026-07-28 again.
+func TestReconnectsStartWhereTheLastHandshakeEnded(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		flags   []string
+		version string
+	}{
+		{"legacy: the probe is skipped", nil, messages.Version20251125},
+		{"modern: re-discovered", []string{"--era", "modern"}, messages.Version20260728},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newEngine(t, mcpengine.Config{})
+			ctx := testCtx(t, 30*time.Second)
+			s, err := e.Connect(ctx, mcpengine.SessionConfig{Name: "reconnect", Server: engineServe(append(c.flags, "--close-after", "3")...)})
+			require.NoError(t, err)
+			// legacy: discover (refused), initialize, ping; modern:
+			// discover, ping (a discover), ping.
+			require.NoError(t, s.Ping(ctx))
+			if c.version == messages.Version20260728 {
+				require.NoError(t, s.Ping(ctx))
+			}
+			require.ErrorIs(t, s.Ping(ctx), mcpengine.ErrConnectionLost)
+			waitState(t, s, mcpengine.StateReady, 10*time.Second)
+			assert.Equal(t, c.version, s.ProtocolVersion())
+			// One handshake request (initialize, or discover), two pings.
+			require.NoError(t, s.Ping(ctx))
+			require.NoError(t, s.Ping(ctx))
+			res, err := s.CallTool(ctx, "echo", map[string]any{"text": "x"})
+			require.ErrorIs(t, err, mcpengine.ErrConnectionLost, "%v", res)
+		})
+	}
+}
