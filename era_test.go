@@ -43,8 +43,9 @@ var eraServers = []eraServer{
 // whatever it answered (a legacy server refuses server/discover before any
 // session sees it).
 type posts struct {
-	mu sync.Mutex
-	n  map[string]int64
+	srv *demoserver.Server
+	mu  sync.Mutex
+	n   map[string]int64
 }
 
 func (p *posts) count(method string) int64 {
@@ -56,8 +57,9 @@ func (p *posts) count(method string) int64 {
 // countingDemoHTTP serves the demo server's Streamable HTTP handler behind
 // a counter of POSTs per method.
 func countingDemoHTTP(t *testing.T, opts demoserver.Options) (string, *posts) {
-	h := demoserver.New(opts).StreamableHandler(demoserver.HTTPOptions{})
-	p := &posts{n: map[string]int64{}}
+	srv := demoserver.New(opts)
+	h := srv.StreamableHandler(demoserver.HTTPOptions{})
+	p := &posts{srv: srv, n: map[string]int64{}}
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost {
 			body, _ := io.ReadAll(r.Body)
@@ -120,6 +122,16 @@ func TestEraNegotiationAgainstEachServerMode(t *testing.T) {
 				exerciseBothEras(t, s)
 				if m.wantEra == mcpengine.EraModern {
 					exerciseModernOnly(t, s)
+				}
+				if p != nil && m.wantEra == mcpengine.EraModern {
+					// Cancelling over HTTP in 2026-07-28 is closing the
+					// request's stream: no notifications/cancelled POST,
+					// and the server's work on it stops.
+					_, err := s.CallTool(ctx, "sleep", map[string]any{"ms": 30000}, mcpengine.WithTimeout(20*time.Millisecond))
+					require.ErrorIs(t, err, mcpengine.ErrTimeout)
+					require.NoError(t, p.srv.Await(ctx, func(st demoserver.Stats) bool { return st.ActiveSessions == 0 }))
+					require.NoError(t, s.Ping(ctx))
+					assert.Zero(t, p.count(messages.NotificationCancelled))
 				}
 				// The notification POST is a barrier for the requests
 				// after it, so by now it has arrived if it was sent.

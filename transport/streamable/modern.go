@@ -37,3 +37,18 @@ func isErrorResponse(body []byte) bool {
 	msgs, errs := messages.AppendDecodedFrame(one[:0], body)
 	return len(errs) == 0 && len(msgs) == 1 && msgs[0].Kind == messages.KindResponse && msgs[0].Error != nil
 }
+
+// cancelByClosing reports whether p is a cancellation that the 2026-07-28
+// transport expresses by closing the request's answer stream alone: that
+// era defines no client notifications over HTTP, so notifications/cancelled
+// is not POSTed; finish aborts the requests it names, which closes their
+// streams, and the server takes that as the cancellation.
+func (c *conn) cancelByClosing(p *post) bool {
+	if len(p.out.Cancels) == 0 || len(p.out.Requests) > 0 {
+		return false
+	}
+	c.mu.Lock()
+	version := c.version
+	c.mu.Unlock()
+	return messages.IsModernVersion(version)
+}

@@ -15,6 +15,9 @@ import (
 // has been answered, failed, abandoned, or dropped by Close.
 func (c *conn) runPost(p *post) {
 	defer c.finish(p)
+	if c.cancelByClosing(p) {
+		return // finish aborts the cancelled requests' POSTs
+	}
 	resp, sid, err := c.sendModern(p.ctx, http.MethodPost, p.out.Frame, "", p.out.Modern)
 	if err != nil {
 		switch {
