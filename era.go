@@ -22,6 +22,10 @@ var (
 	// because its method does not exist in the negotiated version (ping,
 	// resources/subscribe, logging/setLevel in 2026-07-28).
 	ErrNotInProtocolVersion = actors.ErrNotInProtocolVersion
+	// ErrInputRequired matches a request a 2026-07-28 server answered
+	// with an input_required result (InputRequiredError): the engine does
+	// not run those round trips yet.
+	ErrInputRequired = actors.ErrInputRequired
 )
 
 type (
@@ -31,6 +35,9 @@ type (
 	// NotModernError: 2026-07-28 was pinned and the server does not speak
 	// it. Permanent.
 	NotModernError = actors.NotModernError
+	// InputRequiredError: see ErrInputRequired; it carries the server's
+	// answer.
+	InputRequiredError = actors.InputRequiredError
 	// MethodNotInVersionError: see ErrNotInProtocolVersion.
 	MethodNotInVersionError = actors.MethodNotInVersionError
 	// UnsupportedVersionError is a -32022 answer, its supported list

@@ -384,8 +384,9 @@ func TestEveryRequestOfTheModernEraValidatesAgainstIts2026Schema(t *testing.T) {
 // TestModernHTTPRefusalsAreTypedErrors: over Streamable HTTP the stateless
 // era answers refusals with 400 and a JSON-RPC error body, which reaches
 // the caller as the typed error (-32020 header mismatch, -32021 missing
-// capability with its data) while the session stays up; the headers the
-// engine sends mirror the body.
+// capability with its data) while the session stays up; an input_required
+// answer is an InputRequiredError carrying it, not a result; the headers
+// the engine sends mirror the body.
 func TestModernHTTPRefusalsAreTypedErrors(t *testing.T) {
 	var mu sync.Mutex
 	var headers []http.Header
@@ -417,6 +418,9 @@ func TestModernHTTPRefusalsAreTypedErrors(t *testing.T) {
 		case req.Params.Name == "mismatch":
 			w.WriteHeader(http.StatusBadRequest)
 			_, _ = w.Write(messages.AppendError(nil, req.ID, &messages.WireError{Code: messages.CodeHeaderMismatch, Message: "Header mismatch: Mcp-Name"}))
+		case req.Params.Name == "needs-input":
+			_, _ = w.Write(messages.AppendResult(nil, req.ID, messages.RawMessage(
+				`{"resultType":"input_required","inputRequests":{"who":{"method":"elicitation/create","params":{"mode":"form","message":"name?","requestedSchema":{"type":"object","properties":{}}}}},"requestState":"s1"}`)))
 		case req.Params.Name == "needs-elicitation":
 			w.WriteHeader(http.StatusBadRequest)
 			_, _ = w.Write(messages.AppendError(nil, req.ID, &messages.WireError{Code: messages.CodeMissingClientCapability,
@@ -445,13 +449,21 @@ func TestModernHTTPRefusalsAreTypedErrors(t *testing.T) {
 	assert.NotNil(t, mc.RequiredCapabilities.Elicitation)
 	assert.True(t, mc.Permanent())
 
+	// An input_required answer is not handed over as the result.
+	_, err = s.CallTool(ctx, "needs-input", nil)
+	var ir *mcpengine.InputRequiredError
+	require.ErrorAs(t, err, &ir)
+	assert.ErrorIs(t, err, mcpengine.ErrInputRequired)
+	assert.Equal(t, map[string]string{"who": messages.MethodElicitationCreate}, ir.Requests)
+	assert.Contains(t, string(ir.Result), `"requestState":"s1"`)
+
 	_, err = s.CallTool(ctx, "caf\u00e9 tool", nil)
 	require.NoError(t, err)
 	assert.Equal(t, mcpengine.StateReady, s.State())
 
 	mu.Lock()
 	defer mu.Unlock()
-	require.Len(t, headers, 4)
+	require.Len(t, headers, 5)
 	for _, h := range headers {
 		assert.Equal(t, messages.Version20260728, h.Get("Mcp-Protocol-Version"))
 		assert.Empty(t, h.Get("Mcp-Session-Id"))
@@ -460,8 +472,8 @@ func TestModernHTTPRefusalsAreTypedErrors(t *testing.T) {
 	assert.Empty(t, headers[0].Values("Mcp-Name"))
 	assert.Equal(t, messages.MethodToolsCall, headers[1].Get("Mcp-Method"))
 	assert.Equal(t, "mismatch", headers[1].Get("Mcp-Name"))
-	assert.Equal(t, "=?base64?Y2Fmw6kgdG9vbA==?=", headers[3].Get("Mcp-Name"), "a name that is not plain ASCII is Base64 encoded")
-	assert.False(t, strings.Contains(headers[3].Get("Mcp-Name"), "é"))
+	assert.Equal(t, "=?base64?Y2Fmw6kgdG9vbA==?=", headers[4].Get("Mcp-Name"), "a name that is not plain ASCII is Base64 encoded")
+	assert.False(t, strings.Contains(headers[4].Get("Mcp-Name"), "é"))
 }
 
 // TestReconnectsStartWhereTheLastHandshakeEnded: each server process

@@ -45,6 +45,10 @@ func (a *sessionActor) onResponse(msg *messages.Message) {
 		c.finish(a, nil, messages.TypedError(msg.Error))
 		return
 	}
+	if err := a.inputRequired(c, msg.Result); err != nil {
+		c.finish(a, nil, err)
+		return
+	}
 	c.finish(a, msg.Result, nil)
 }
 
