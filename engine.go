@@ -221,9 +221,7 @@ func (e *Engine) actorConfig(sc SessionConfig, dialer transport.Dialer) actors.S
 			Strict:     c.StrictVersion,
 			Cache:      e.eras,
 			Key:        sc.serverKey(),
-			// A legacy server may never answer the probe: half the init
-			// timeout leaves the other half for initialize.
-			ProbeTimeout: firstDuration(c.InitTimeout, actors.DefaultInitTimeout) / 2,
+			ProbeTimeout: probeTimeout(c.InitTimeout),
 		},
 		RequestTimeout:     firstDuration(sc.RequestTimeout, c.RequestTimeout),
 		InitTimeout:        c.InitTimeout,

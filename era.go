@@ -3,6 +3,7 @@ package mcpengine
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/mcpengine/mcpengine/actors"
 	"github.com/mcpengine/mcpengine/messages"
@@ -102,4 +103,18 @@ func (s *Session) Era() string {
 		return EraModern
 	}
 	return EraLegacy
+}
+
+// maxProbeTimeout caps the wait for an answer to the era probe. Some
+// servers of the handshake era never answer a request that comes before
+// initialize; the spec counts that silence as their era. Five seconds is
+// long for a started server and short beside the init timeout, and a slow
+// starter of the stateless era costs only a detour: it refuses the
+// initialize sent meanwhile with -32022, and the engine discovers again.
+const maxProbeTimeout = 5 * time.Second
+
+// probeTimeout is min(half the init timeout, maxProbeTimeout), leaving
+// initialize at least half of it.
+func probeTimeout(initTimeout time.Duration) time.Duration {
+	return min(firstDuration(initTimeout, actors.DefaultInitTimeout)/2, maxProbeTimeout)
 }

@@ -19,6 +19,8 @@ import (
 	"github.com/mcpengine/mcpengine/demoserver"
 	"github.com/mcpengine/mcpengine/internal/schemacheck"
 	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/transport"
+	"github.com/mcpengine/mcpengine/transport/memory"
 )
 
 // eraServer is one way to reach the demo server in a given era mode: as a
@@ -511,4 +513,32 @@ func TestReconnectsStartWhereTheLastHandshakeEnded(t *testing.T) {
 			require.ErrorIs(t, err, mcpengine.ErrConnectionLost, "%v", res)
 		})
 	}
+}
+
+// TestALegacyServerThatNeverAnswersTheProbeIsReachedThroughInitialize:
+// some servers of the handshake era say nothing to a request before
+// initialize; the probe's own timeout (half the init timeout here) counts
+// that silence as their era, and the session becomes ready in time.
+func TestALegacyServerThatNeverAnswersTheProbeIsReachedThroughInitialize(t *testing.T) {
+	silent := memory.NewDialer("silent", func(conn transport.Conn) {
+		defer conn.Close(context.Background())
+		for {
+			frame, err := conn.ReadFrame()
+			if err != nil {
+				return
+			}
+			msgs, _ := messages.DecodeFrame(frame)
+			for _, m := range msgs {
+				if m.Kind == messages.KindRequest && m.Method == messages.MethodInitialize {
+					_ = conn.WriteFrames(messages.AppendResult(nil, m.ID, messages.RawMessage(
+						`{"protocolVersion":"2025-06-18","capabilities":{},"serverInfo":{"name":"silent","version":"1"}}`)))
+				}
+			}
+		}
+	})
+	e := newEngine(t, mcpengine.Config{InitTimeout: 2 * time.Second})
+	s, err := e.Connect(testCtx(t, 10*time.Second), mcpengine.SessionConfig{Name: "silent", Dialer: silent})
+	require.NoError(t, err)
+	assert.Equal(t, messages.Version20250618, s.ProtocolVersion())
+	assert.Equal(t, uint64(1), s.Stats().Timeouts.Load(), "the probe timed out")
 }
