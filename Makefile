@@ -3,20 +3,7 @@ GO      ?= go
 BIN     := bin/engine
 PKGS    := ./...
 
-.PHONY: report-screenshots
-# The HTML load report photographed in headless Chromium (docs/*.png).
-report-screenshots: build
-	./scripts/report-screenshots.sh
-
-.PHONY: soak
-# The leak check (internal/soak): 1000 Streamable HTTP sessions and a few
-# stdio ones calling and reconnecting for DURATION, heap, goroutines,
-# descriptors and child processes sampled every 10s; fails on a trend.
-DURATION ?= 10m
-soak:
-	SOAK_DURATION=$(DURATION) $(GO) test -count=1 -v -run '^TestSoak$$' -timeout 24h ./internal/soak/
-
-.PHONY: all build demo test test-short bench bench-peers lint fuzz node-deps clean deps-check
+.PHONY: all build demo test test-short interop interop-update bench bench-peers lint fuzz node-deps clean deps-check
 
 all: lint test
 
@@ -35,6 +22,17 @@ demo: build
 # goroutines, the fuzz seed corpus replayed, vet and formatting checked.
 test: lint node-deps
 	$(GO) test -race -count=1 -timeout 20m $(PKGS)
+	$(MAKE) interop
+
+# The engine against the official Go SDK server in each era mode, stdio and
+# stateless HTTP (docs/INTEROP.md). Its own module, like bench-peers, so
+# that go-sdk never enters the main module; `make interop-update` rewrites
+# the matrix.
+interop:
+	cd benchmarks && $(GO) test -race -count=1 -run '^TestInterop' .
+
+interop-update:
+	cd benchmarks && $(GO) test -count=1 -run '^TestInterop' . -update
 
 # Non-Go MCP servers the tests drive as subprocesses (the official
 # TypeScript reference server), pinned by testdata/node/package-lock.json.
@@ -91,3 +89,16 @@ clean:
 .PHONY: conformance
 conformance: build
 	./scripts/conformance.sh
+
+.PHONY: report-screenshots
+# The HTML load report photographed in headless Chromium (docs/*.png).
+report-screenshots: build
+	./scripts/report-screenshots.sh
+
+.PHONY: soak
+# The leak check (internal/soak): 1000 Streamable HTTP sessions and a few
+# stdio ones calling and reconnecting for DURATION, heap, goroutines,
+# descriptors and child processes sampled every 10s; fails on a trend.
+DURATION ?= 10m
+soak:
+	SOAK_DURATION=$(DURATION) $(GO) test -count=1 -v -run '^TestSoak$$' -timeout 24h ./internal/soak/

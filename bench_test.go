@@ -126,13 +126,19 @@ func BenchmarkCallStdio(b *testing.B) {
 	benchCallStdio(b, func(*testing.B) mcpengine.Config { return mcpengine.Config{} })
 }
 
+// BenchmarkCallStdioModern is BenchmarkCallStdio in protocol 2026-07-28:
+// the per-request _meta spliced into every request.
+func BenchmarkCallStdioModern(b *testing.B) {
+	benchCallStdio(b, func(*testing.B) mcpengine.Config { return mcpengine.Config{} }, "--era", "modern")
+}
+
 // benchCallStdio is BenchmarkCallStdio with the engine config cfg returns
-// for each sub-benchmark.
-func benchCallStdio(b *testing.B, cfg func(b *testing.B) mcpengine.Config) {
+// for each sub-benchmark, against engine serve with serveArgs.
+func benchCallStdio(b *testing.B, cfg func(b *testing.B) mcpengine.Config, serveArgs ...string) {
 	for _, n := range benchInFlightLevels {
 		b.Run(fmt.Sprintf("inflight=%d", n), func(b *testing.B) {
 			e := benchEngine(b, cfg(b))
-			s, err := e.Connect(context.Background(), mcpengine.SessionConfig{Name: "stdio", Server: engineServe()})
+			s, err := e.Connect(context.Background(), mcpengine.SessionConfig{Name: "stdio", Server: engineServe(serveArgs...)})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -141,8 +147,8 @@ func benchCallStdio(b *testing.B, cfg func(b *testing.B) mcpengine.Config) {
 	}
 }
 
-// benchIdleServer is the cheapest server a memory session can have: it answers
-// initialize and then only reads (dropping everything) until the client
+// benchIdleServer is the cheapest server a memory session can have: it refuses
+// the era probe, answers initialize and then only reads (dropping everything) until the client
 // closes. It runs in the one goroutine the memory dialer starts per
 // session and keeps nothing on the heap.
 func benchIdleServer(conn transport.Conn) {
@@ -152,6 +158,13 @@ func benchIdleServer(conn transport.Conn) {
 			return
 		}
 		m, err := messages.DecodeMessage(frame)
+		if err == nil && m.Kind == messages.KindRequest && m.Method == messages.MethodServerDiscover {
+			// A legacy server: the era probe is refused at once.
+			if conn.WriteFrames(messages.AppendError(nil, m.ID, messages.ErrMethodNotFound)) != nil {
+				return
+			}
+			continue
+		}
 		if err != nil || m.Kind != messages.KindRequest || m.Method != messages.MethodInitialize {
 			continue
 		}

@@ -29,9 +29,16 @@ type Config struct {
 	Logger *slog.Logger
 	// ClientInfo is sent in initialize; default name "mcpengine".
 	ClientInfo messages.Implementation
-	// ProtocolVersion is the version offered in initialize; default the
-	// newest supported. With StrictVersion the engine accepts only it
-	// (pin 2024-11-05 for servers that speak nothing else).
+	// ProtocolVersion pins the protocol version; empty negotiates it per
+	// server: the engine probes with server/discover in the newest
+	// stateless-era version (2026-07-28) and falls back to initialize for
+	// servers of the handshake era (2024-11-05 … 2025-11-25), remembering
+	// per server what it found. A pinned version must be one the engine
+	// knows (messages.KnownVersions), else Open and Connect fail with a
+	// *VersionConfigError before any traffic. A pinned legacy version is
+	// offered in initialize, and with StrictVersion the engine accepts
+	// only it (pin 2024-11-05 for servers that speak nothing else); a
+	// pinned 2026-07-28 is spoken or the session fails.
 	ProtocolVersion string
 	StrictVersion   bool
 
@@ -122,6 +129,8 @@ type Engine struct {
 	authorizers map[oauthKey]*oauthEntry   // one per server and OAuth settings
 	oauthStore  oauth.TokenStore           // the in-memory store when Config.OAuth has none
 
+	eras *actors.EraCache // the protocol version settled per server
+
 	tel           *telemetry.Telemetry // nil when telemetry is off
 	observeMetric metric.Registration  // the observable instruments, if any
 }
@@ -138,6 +147,7 @@ func New(cfg Config) *Engine {
 		workers:  actors.NewWorkers(0, 0),
 		registry: actors.NewRegistry(sys),
 		sessions: map[string]*Session{},
+		eras:     actors.NewEraCache(),
 	}
 	e.startTelemetry()
 	return e
@@ -154,6 +164,9 @@ var ErrEngineClosed = errors.New("mcpengine: engine closed")
 func (e *Engine) Open(ctx context.Context, sc SessionConfig) (*Session, error) {
 	if sc.Name == "" {
 		return nil, errors.New("mcpengine: session needs a name")
+	}
+	if err := checkVersionConfig(e.cfg.ProtocolVersion); err != nil {
+		return nil, err
 	}
 	dialer := sc.Dialer
 	if dialer == nil {
@@ -218,10 +231,13 @@ func (e *Engine) actorConfig(sc SessionConfig, dialer transport.Dialer) actors.S
 	ac := actors.SessionConfig{
 		Name:   sc.Name,
 		Dialer: dialer,
-		Handshake: &actors.LegacyHandshake{
-			ClientInfo: c.ClientInfo,
-			Offer:      c.ProtocolVersion,
-			Strict:     c.StrictVersion,
+		Handshake: &actors.EraHandshake{
+			ClientInfo:   c.ClientInfo,
+			Pin:          c.ProtocolVersion,
+			Strict:       c.StrictVersion,
+			Cache:        e.eras,
+			Key:          sc.serverKey(),
+			ProbeTimeout: probeTimeout(c.InitTimeout),
 		},
 		RequestTimeout:      firstDuration(sc.RequestTimeout, c.RequestTimeout),
 		InitTimeout:         c.InitTimeout,

@@ -31,6 +31,12 @@ func scriptedServer(version string, answer func(req messages.Message) [][]byte) 
 				if m.Kind != messages.KindRequest {
 					continue
 				}
+				if m.Method == messages.MethodServerDiscover {
+					// A server of the handshake era does not know the
+					// stateless era's probe.
+					_ = conn.WriteFrames(messages.AppendError(nil, m.ID, &messages.WireError{Code: messages.CodeMethodNotFound, Message: "method not found"}))
+					continue
+				}
 				if m.Method == messages.MethodInitialize {
 					res := fmt.Sprintf(`{"protocolVersion":%q,"capabilities":{"tools":{}},"serverInfo":{"name":"scripted","version":"1"}}`, version)
 					_ = conn.WriteFrames(messages.AppendResult(nil, m.ID, messages.RawMessage(res)))

@@ -72,8 +72,10 @@ func TestKill9WithAThousandCallsInFlightFailsEveryCallerPromptlyAndRecovers(t *t
 
 func TestServerClosingStdoutIsTreatedAsEOFAndRestarted(t *testing.T) {
 	e := newEngine(t, mcpengine.Config{})
-	// initialize and one ping are answered; the next request finds stdout closed.
-	s := connectServe(t, e, "--close-after", "2")
+	// The era probe (server/discover, refused by this legacy server),
+	// initialize and one ping are answered; the next request finds stdout
+	// closed. The reconnect skips the probe: the engine remembers the era.
+	s := connectServe(t, e, "--close-after", "3")
 	ctx := testCtx(t, 30*time.Second)
 	require.NoError(t, s.Ping(ctx))
 	err := s.Ping(ctx)

@@ -7,8 +7,16 @@ import (
 )
 
 // Ping checks that the server answers.
+//
+// The stateless era (2026-07-28) has no ping: there a session answers
+// with a server/discover round trip, the cheapest request every server of
+// that era must answer, so that Ping still times the server.
 func (s *Session) Ping(ctx context.Context, opts ...CallOption) error {
-	_, err := s.Call(ctx, messages.MethodPing, nil, opts...)
+	method := messages.MethodPing
+	if s.Era() == EraModern {
+		method = messages.MethodServerDiscover
+	}
+	_, err := s.Call(ctx, method, nil, opts...)
 	return err
 }
 

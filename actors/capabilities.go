@@ -5,6 +5,9 @@ import "github.com/mcpengine/mcpengine/messages"
 // checkCapability refuses a request the server's declared capabilities rule
 // out, before it is sent (servers answer such requests with -32601 at best).
 func checkCapability(method string, neg *Negotiated) error {
+	if neg.RequestMeta != nil && removedInModern(method) {
+		return &MethodNotInVersionError{Method: method, Version: neg.ProtocolVersion}
+	}
 	caps := &neg.Capabilities
 	need := ""
 	switch method {

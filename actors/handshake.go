@@ -15,7 +15,16 @@ type Negotiated struct {
 	// TransportSessionID is the server-assigned session id of transports
 	// that have one (Streamable HTTP's Mcp-Session-Id), else "".
 	TransportSessionID string
+	// SupportedVersions is the server's list from server/discover (modern
+	// era only).
+	SupportedVersions []string
+	// RequestMeta, set in the modern era, is spliced into every request's
+	// params._meta; nil in the legacy era.
+	RequestMeta *messages.RequestMeta
 }
+
+// Modern reports whether the session speaks the stateless era.
+func (n *Negotiated) Modern() bool { return n.RequestMeta != nil }
 
 // Handshake is the strategy of the initializing step. The legacy era
 // (2024-11-05 … 2025-11-25) sends initialize and notifications/initialized;

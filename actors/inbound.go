@@ -59,7 +59,11 @@ func (a *sessionActor) onResponse(msg *messages.Message) {
 	}
 	a.forget(id)
 	if msg.Error != nil {
-		c.finish(a, nil, msg.Error)
+		c.finish(a, nil, messages.TypedError(msg.Error))
+		return
+	}
+	if err := a.inputRequired(c, msg.Result); err != nil {
+		c.finish(a, nil, err)
 		return
 	}
 	c.finish(a, msg.Result, nil)
@@ -240,7 +244,9 @@ func (a *sessionActor) reply(id messages.ID, result any, err error) {
 
 func (a *sessionActor) onSetRoots(m *setRoots) {
 	a.sh.roots = append([]RootEntry{}, m.roots...)
-	if a.state == StateReady {
+	// The stateless era has no client notifications: a server asks for
+	// roots in each request's input requests instead.
+	if neg := a.sh.negotiated.Load(); a.state == StateReady && (neg == nil || !neg.Modern()) {
 		a.writeNotification(messages.NotificationRootsListChanged, nil)
 	}
 }

@@ -110,6 +110,10 @@ func (a *sessionActor) onDialed(ctx actor.Context, m *dialed) {
 }
 
 func (a *sessionActor) beginHandshake() {
+	if st, ok := a.sh.cfg.Handshake.(SteppedHandshake); ok {
+		a.handshakeStep(st, st.Begin(a.sh.cfg.clientCapabilities()))
+		return
+	}
 	hs := a.sh.cfg.Handshake
 	method, params := hs.Request(a.sh.cfg.clientCapabilities())
 	raw, err := messages.Marshal(params)
@@ -168,6 +172,9 @@ func (a *sessionActor) becomeReady(neg Negotiated) {
 // replaySessionState re-sends what the server forgot with the old
 // connection: resource subscriptions and the log level.
 func (a *sessionActor) replaySessionState() {
+	if neg := a.sh.negotiated.Load(); neg != nil && neg.Modern() {
+		return // the stateless era has neither subscribe nor setLevel
+	}
 	logFailure := func(what string) func(*sessionActor, messages.RawMessage, error) {
 		return func(a *sessionActor, _ messages.RawMessage, err error) {
 			if err != nil {

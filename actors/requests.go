@@ -66,12 +66,16 @@ func (a *sessionActor) deadlineFor(c *Call, now time.Time) time.Time {
 // to the writer. Checks that can refuse it come first, so a refused call
 // never reached the wire (SafeToRetry).
 func (a *sessionActor) transmit(c *Call) {
+	// Callers' requests of a stateless session carry its _meta; the
+	// actor's own requests (the handshake's) come with theirs in Params.
+	var meta *messages.RequestMeta
 	if c.onDone == nil {
 		if neg := a.sh.negotiated.Load(); neg != nil {
 			if err := checkCapability(c.Method, neg); err != nil {
 				c.finish(a, nil, err)
 				return
 			}
+			meta = neg.RequestMeta
 		}
 		if len(a.pending) >= a.sh.cfg.MaxInFlight {
 			c.finish(a, nil, ErrTooManyInFlight)
@@ -98,7 +102,7 @@ func (a *sessionActor) transmit(c *Call) {
 	if c.Progress != nil {
 		params = withProgressToken(params, c.id)
 	}
-	a.writeRequest(messages.NumberID(c.id), c.Method, params)
+	a.writeRequestMeta(messages.NumberID(c.id), c.Method, params, meta)
 }
 
 // forget removes a request from the pending map.
@@ -117,9 +121,11 @@ func (a *sessionActor) write(f *frame) {
 	a.conn.writer.enqueue(f)
 }
 
-func (a *sessionActor) writeRequest(id messages.ID, method string, params messages.RawMessage) {
+// writeRequestMeta writes a request with the modern era's per-request
+// _meta spliced in while the frame is built (meta nil: a legacy request).
+func (a *sessionActor) writeRequestMeta(id messages.ID, method string, params messages.RawMessage, meta *messages.RequestMeta) {
 	f := getFrame()
-	f.b = messages.AppendRequest(f.b, id, method, params)
+	f.b = messages.AppendRequestWithMeta(f.b, id, method, params, meta)
 	a.write(f)
 }
 

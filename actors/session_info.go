@@ -24,7 +24,9 @@ func (a *sessionActor) tellConnection() {
 	}
 	aware.Negotiated(transport.SessionInfo{
 		ProtocolVersion: neg.ProtocolVersion,
-		Listen:          a.hasSomethingToListenFor(neg.Capabilities),
+		// The stateless era has no standalone stream to listen on
+		// (subscriptions/listen replaces it, not yet implemented).
+		Listen: !neg.Modern() && a.hasSomethingToListenFor(neg.Capabilities),
 	})
 }
 

@@ -57,6 +57,10 @@ type request struct {
 	params messages.RawMessage
 	batch  *batchCollector
 
+	// modern: the request carries the 2026-07-28 _meta; its result says
+	// resultType.
+	modern bool
+
 	// tools/call, decoded by prepareToolsCall
 	tool          *tool
 	args          messages.RawMessage
@@ -138,7 +142,20 @@ func (s *session) handleRequest(m *messages.Message, b *batchCollector) {
 		r.replyError(&messages.WireError{Code: messages.CodeMethodNotFound, Message: "method not found: " + m.Method})
 		return
 	}
-	if !spec.early && !s.initialized.Load() {
+	modern, werr := srv.modernRequest(m.Params)
+	r.modern = modern
+	switch {
+	case werr != nil:
+		r.replyError(werr)
+		return
+	case modern && removedInModern(m.Method):
+		r.replyError(&messages.WireError{Code: messages.CodeMethodNotFound, Message: m.Method + " does not exist in the stateless protocol"})
+		return
+	case !modern && m.Method == messages.MethodServerDiscover:
+		r.replyError(invalidParams("server/discover needs _meta with " + messages.MetaProtocolVersion + " and " + messages.MetaClientCapabilities))
+		return
+	}
+	if !modern && !spec.early && !s.initialized.Load() {
 		r.replyError(&messages.WireError{Code: messages.CodeInvalidRequest, Message: "server not initialized"})
 		return
 	}
@@ -193,7 +210,11 @@ func (s *session) run(r *request, h handlerFunc) {
 	var werr *messages.WireError
 	if r.ctx.Err() == nil {
 		buf = appendResultPrefix(buf, r.id)
+		start := len(buf)
 		buf, werr = h(r, buf)
+		if r.modern && werr == nil {
+			buf = withResultType(buf, start, r.method)
+		}
 	}
 	if r.ctx.Err() != nil || werr == errNoResponse {
 		if context.Cause(r.ctx) == errClientCancelled {

@@ -120,6 +120,10 @@ func (h *StreamableHandler) post(w http.ResponseWriter, r *http.Request) {
 	if body == nil {
 		return
 	}
+	if m := h.modernPost(msgs); m != nil {
+		h.postModern(w, r, body, msgs, m)
+		return
+	}
 	p := inspectPost(msgs)
 	s, created := h.postSession(w, r, p)
 	if s == nil {
@@ -135,7 +139,13 @@ func (h *StreamableHandler) post(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
+	h.answer(w, r, s, body, p, created)
+}
 
+// answer delivers a POST of requests to the session and writes its
+// answer, JSON or an SSE stream.
+func (h *StreamableHandler) answer(w http.ResponseWriter, r *http.Request, s *httpSession, body []byte, p *postInfo, created bool) {
+	c := s.streamable
 	sse := h.o.AnswerMode == AnswerSSE || (h.o.AnswerMode == AnswerAuto && p.mayEmit())
 	drop := sse && h.o.DropStreamEvery > 0 && h.drops.Add(1)%int64(h.o.DropStreamEvery) == 0
 	st, err := c.openAnswer(p, !sse, drop, !h.o.NoPriming)

@@ -12,10 +12,11 @@ func (o *Options) negotiate(requested string) string {
 	if o.AnswerVersion != "" {
 		return o.AnswerVersion
 	}
-	if slices.Contains(o.Versions, requested) {
+	legacy := o.legacyVersions()
+	if slices.Contains(legacy, requested) {
 		return requested
 	}
-	return slices.Max(o.Versions)
+	return slices.Max(legacy)
 }
 
 func handleInitialize(r *request, buf []byte) ([]byte, *messages.WireError) {
@@ -31,18 +32,16 @@ func handleInitialize(r *request, buf []byte) ([]byte, *messages.WireError) {
 		return buf, invalidParams("protocolVersion is required")
 	}
 	o := &s.srv.opts
+	if o.AnswerVersion == "" && (!o.speaksLegacy() || o.RefuseInitialize) && !slices.Contains(o.legacyVersions(), p.ProtocolVersion) {
+		// A server of the stateless era names the versions it speaks.
+		return buf, s.srv.unsupportedVersion(p.ProtocolVersion)
+	}
 	version := o.negotiate(p.ProtocolVersion)
 	res := messages.InitializeResult{
 		ProtocolVersion: version,
-		Capabilities: messages.ServerCapabilities{
-			Tools:       &messages.ToolsCapability{ListChanged: true},
-			Resources:   &messages.ResourcesCapability{Subscribe: true, ListChanged: true},
-			Prompts:     &messages.PromptsCapability{ListChanged: true},
-			Logging:     &messages.LoggingCapability{},
-			Completions: &messages.CompletionsCapability{},
-		},
-		ServerInfo:   messages.Implementation{Name: o.Name, Version: o.Version},
-		Instructions: o.Instructions,
+		Capabilities:    serverCapabilities(false),
+		ServerInfo:      messages.Implementation{Name: o.Name, Version: o.Version},
+		Instructions:    o.Instructions,
 	}
 	buf, werr := appendMarshal(buf, &res)
 	if werr != nil {

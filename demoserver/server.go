@@ -22,9 +22,17 @@ type Options struct {
 	Instructions string
 
 	// Versions lists the protocol versions the server accepts (default
-	// messages.SupportedVersions). It answers the client's requested
-	// version if listed, else the newest listed.
+	// messages.SupportedVersions, the legacy era). Its eras follow: legacy
+	// versions only (initialize), modern ones only (server/discover and
+	// requests carrying their _meta; initialize is refused with -32022),
+	// or both. initialize is answered with the client's requested version
+	// if listed, else the newest listed legacy version (or -32022 with
+	// RefuseInitialize).
 	Versions []string
+	// RefuseInitialize answers an initialize whose version is not listed
+	// with -32022 and the listed versions, as a server of the stateless
+	// era does, instead of with another version.
+	RefuseInitialize bool
 	// AnswerVersion, if set, is answered to every initialize whatever was
 	// asked (fault: e.g. "1999-01-01", a version no client supports).
 	AnswerVersion string
@@ -138,6 +146,9 @@ func New(opts Options) *Server {
 	}
 	s.prompts = demoPrompts()
 	s.methods = methodTable()
+	if s.opts.speaksModern() {
+		s.methods[messages.MethodServerDiscover] = methodSpec{handle: handleDiscover, early: true}
+	}
 	methodNames := make([]string, 0, len(s.methods))
 	for m := range s.methods {
 		methodNames = append(methodNames, m)

@@ -253,10 +253,10 @@ func TestAggregatedEndpointSendsProgressBeforeTheAnswerUnderTheClientsToken(t *t
 }
 
 func TestAggregatedEndpointAnnouncesAServerGoingDown(t *testing.T) {
-	// crashy exits on its fifth request (initialize, two pages of
-	// tools/list, one call); its session then stays in backoff.
+	// crashy exits on its sixth request (the era probe, initialize, two
+	// pages of tools/list, one call); its session then stays in backoff.
 	g, gw := startGateway(t, gateway.Config{
-		Servers: map[string]gateway.Server{"stable": {Target: engineServe()}, "crashy": {Target: engineServe("--exit-after", "4")}},
+		Servers: map[string]gateway.Server{"stable": {Target: engineServe()}, "crashy": {Target: engineServe("--exit-after", "5")}},
 		Engine:  mcpengine.Config{Backoff: mcpengineBackoffHour()},
 	})
 	s := connect(t, clientEngine(t, mcpengine.Config{}), "agg", gw, "")

@@ -124,10 +124,11 @@ func TestRoutingServerDownIsUnavailableThenRecovers(t *testing.T) {
 }
 
 func TestRoutingStdioServerCrashIsUnavailableUntilRestarted(t *testing.T) {
-	// Every server process exits on its third request (after initialize
-	// and one call); with a backoff of an hour the session stays down.
+	// The server process exits on its fourth request (after the era
+	// probe, initialize and one call); with a backoff of an hour the
+	// session stays down.
 	g, gw := startGateway(t, gateway.Config{
-		Servers: map[string]gateway.Server{"crashy": {Target: engineServe("--exit-after", "2")}},
+		Servers: map[string]gateway.Server{"crashy": {Target: engineServe("--exit-after", "3")}},
 		Engine:  mcpengine.Config{Backoff: mcpengineBackoffHour()},
 	})
 	call := `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"x"}},"server_id":"crashy"}`

@@ -212,8 +212,8 @@ func (lf *loadFlags) config(cmd *cobra.Command, f *targetFlags) (*loadgen.Config
 	if lf.count < 0 || lf.duration < 0 || lf.rate < 0 || lf.churn < 0 {
 		return nil, nil, nil, usagef("-n, -z, -r and --churn must not be negative")
 	}
-	if f.strict && f.protocolVersion == "" {
-		return nil, nil, nil, usagef("--strict needs --protocol-version")
+	if err := f.checkVersion(); err != nil {
+		return nil, nil, nil, err
 	}
 	cfg := &loadgen.Config{
 		Sessions: lf.sessions, Concurrency: lf.concurrency,

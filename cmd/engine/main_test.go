@@ -128,8 +128,21 @@ func TestHelpListsCommands(t *testing.T) {
 func TestPing(t *testing.T) {
 	t.Parallel()
 	r := ok(t, "ping")
-	assert.Regexp(t, `^pong from demoserver 1\.0\.0 \(protocol \d{4}-\d\d-\d\d\): ping .+, connect .+\n$`, r.stdout)
+	assert.Regexp(t, `^pong from demoserver 1\.0\.0 \(protocol 2025-11-25, legacy era\): ping .+, connect .+\n$`, r.stdout)
 	assert.Empty(t, r.stderr)
+
+	// A demo server of both eras is spoken to in 2026-07-28, where the
+	// ping is a server/discover round trip.
+	r = ok(t, "ping", "--demo-args", "--era both")
+	assert.Regexp(t, `^pong from demoserver 1\.0\.0 \(protocol 2026-07-28, modern era\): ping .+, connect .+\n$`, r.stdout)
+	r = ok(t, "ping", "--json", "--protocol-version", "2026-07-28", "--demo-args", "--era modern")
+	var m struct {
+		ProtocolVersion string `json:"protocolVersion"`
+		Era             string `json:"era"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &m), r.stdout)
+	assert.Equal(t, "2026-07-28", m.ProtocolVersion)
+	assert.Equal(t, "modern", m.Era)
 
 	r = ok(t, "ping", "--json", "--protocol-version", "2025-06-18", "--strict")
 	var p struct {
@@ -341,6 +354,10 @@ func TestUsageErrors(t *testing.T) {
 		{"ping", "--stdio", "x", "--config", "y"},
 		{"ping", "--server", "x"},
 		{"load", "-s", "0"},
+		{"ping", "--protocol-version", "2099-01-01"},
+		{"ping", "--protocol-version", "latest"},
+		{"load", "--protocol-version", "2099-01-01"},
+		{"serve", "--era", "future"},
 	} {
 		r := engine(t, "", args...)
 		assert.Equal(t, 2, r.code, "%v: %s", args, r.stderr)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/mcpengine/mcpengine/demoserver"
 	"github.com/mcpengine/mcpengine/internal/httpserve"
+	"github.com/mcpengine/mcpengine/messages"
 )
 
 // exitCrash is the status of a server that "crashed" on purpose
@@ -32,6 +33,7 @@ type serveFlags struct {
 	listen      string
 	allowRemote bool
 	answerMode  string
+	era         string
 }
 
 // httpOnlyFlags make sense only with an HTTP transport.
@@ -87,6 +89,9 @@ SIGINT/SIGTERM, after ending its sessions.`,
 			if err := f.check(cmd.Flags()); err != nil {
 				return err
 			}
+			if err := f.applyEra(cmd.Flags()); err != nil {
+				return err
+			}
 			var level slog.Level
 			if err := level.UnmarshalText([]byte(f.logLevel)); err != nil {
 				return usagef("--log-level %q: use debug, info, warn or error", f.logLevel)
@@ -113,7 +118,9 @@ func (f *serveFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&o.Name, "name", "", `serverInfo name (default "demoserver")`)
 	fl.StringVar(&o.Version, "server-version", "", `serverInfo version (default "1.0.0")`)
 	fl.StringVar(&o.Instructions, "instructions", "", "instructions sent in the initialize result")
-	fl.StringSliceVar(&o.Versions, "versions", nil, "protocol versions to accept (default: all the engine knows)")
+	fl.StringSliceVar(&o.Versions, "versions", nil, "protocol versions to accept (default: those of --era)")
+	fl.StringVar(&f.era, "era", "legacy", "protocol eras to serve: legacy (initialize, 2024-11-05 … 2025-11-25), modern (stateless 2026-07-28: server/discover, initialize refused with -32022) or both")
+	fl.BoolVar(&o.RefuseInitialize, "refuse-initialize", false, "answer an initialize whose version is not accepted with -32022 and the accepted versions")
 	fl.IntVar(&o.Resources, "resources", 0, "number of static resources demo://resource/1..N (default 100; negative for none)")
 	fl.IntVar(&o.PageSize, "page-size", 0, "page size of every list method (default 10)")
 	fl.DurationVar(&o.ClientRequestTimeout, "client-request-timeout", 0, "how long to wait for the client's answer to sampling, elicitation and roots requests (default 30s)")
@@ -262,5 +269,29 @@ func serveHTTP(cmd *cobra.Command, f *serveFlags) error {
 	if err := hs.Close(sctx); err != nil {
 		f.o.Logger.Warn("engine serve: shutdown", "err", err)
 	}
+	return nil
+}
+
+// applyEra turns --era into the accepted versions, unless --versions
+// lists them.
+func (f *serveFlags) applyEra(fl *pflag.FlagSet) error {
+	var versions []string
+	switch f.era {
+	case "legacy":
+		versions = messages.LegacyVersions
+	case "modern":
+		versions = messages.ModernVersions
+	case "both":
+		versions = messages.KnownVersions
+	default:
+		return usagef("--era %q: use legacy, modern or both", f.era)
+	}
+	if fl.Changed("versions") {
+		if fl.Changed("era") {
+			return usagef("--era and --versions exclude each other")
+		}
+		return nil
+	}
+	f.o.Versions = append([]string(nil), versions...)
 	return nil
 }

@@ -61,7 +61,7 @@ func (f *targetFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.demoArgs, "demo-args", "", `extra "engine serve" flags for the default demo server target, e.g. "--delay 5ms"`)
 	fs.DurationVar(&f.timeout, "timeout", defaultCallTimeout, "timeout of each request")
 	fs.DurationVar(&f.connectTimeout, "connect-timeout", loadgen.DefaultConnectTimeout, "how long to wait for the server to start and complete the handshake")
-	fs.StringVar(&f.protocolVersion, "protocol-version", "", "protocol version to offer (default: the newest, "+messages.LatestVersion+")")
+	fs.StringVar(&f.protocolVersion, "protocol-version", "", "protocol version to speak, one of "+strings.Join(messages.KnownVersions, ", ")+" (default: negotiated per server, "+messages.LatestModernVersion+" first, falling back to initialize)")
 	fs.BoolVar(&f.strict, "strict", false, "accept only the offered protocol version")
 	fs.BoolVar(&f.json, "json", false, "print JSON instead of text")
 	fs.BoolVarP(&f.verbose, "verbose", "v", false, "log the engine's activity (and the server's stderr) to stderr")
@@ -231,8 +231,8 @@ type client struct {
 // connect starts the engine and connects one session to the target,
 // waiting at most --connect-timeout.
 func (f *targetFlags) connect(cmd *cobra.Command) (*client, error) {
-	if f.strict && f.protocolVersion == "" {
-		return nil, usagef("--strict needs --protocol-version")
+	if err := f.checkVersion(); err != nil {
+		return nil, err
 	}
 	sc, label, err := f.target()
 	if err != nil {
@@ -300,4 +300,16 @@ func (f *targetFlags) loginArgs() string {
 		return "--config " + f.configFile
 	}
 	return "--url " + httpx.RedactURL(f.url)
+}
+
+// checkVersion refuses, as a usage error before anything starts, a
+// --protocol-version the engine does not speak and a --strict without it.
+func (f *targetFlags) checkVersion() error {
+	if f.strict && f.protocolVersion == "" {
+		return usagef("--strict needs --protocol-version")
+	}
+	if f.protocolVersion != "" && !messages.IsKnownVersion(f.protocolVersion) {
+		return usagef("--protocol-version %q: use one of %s", f.protocolVersion, strings.Join(messages.KnownVersions, ", "))
+	}
+	return nil
 }

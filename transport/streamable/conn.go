@@ -271,6 +271,13 @@ func (c *conn) deleteSession(ctx context.Context, sid, version string) {
 // and the protocol version as known now. It returns the session id it
 // sent, to tell a 404 for a known session from any other 404.
 func (c *conn) send(ctx context.Context, method string, body []byte, lastEventID string) (*http.Response, string, error) {
+	return c.sendModern(ctx, method, body, lastEventID, nil)
+}
+
+// sendModern is send for a request that may be of the stateless era
+// (mod not nil): it carries the headers that mirror its body (protocol
+// version, method, name) and no session id, which that era does not have.
+func (c *conn) sendModern(ctx context.Context, method string, body []byte, lastEventID string, mod *httpcore.Modern) (*http.Response, string, error) {
 	req, err := httpcore.NewRequest(ctx, method, c.url, c.header, body)
 	if err != nil {
 		return nil, "", err
@@ -278,6 +285,13 @@ func (c *conn) send(ctx context.Context, method string, body []byte, lastEventID
 	c.mu.Lock()
 	sid, version := c.sessionID, c.version
 	c.mu.Unlock()
+	if mod != nil {
+		sid, version = "", mod.Version
+		req.Header[httpcore.HeaderMethod] = []string{mod.Method}
+		if mod.Name != "" {
+			req.Header[httpcore.HeaderName] = []string{mod.Name}
+		}
+	}
 	if sid != "" {
 		req.Header[httpcore.HeaderSessionID] = []string{sid}
 	}

@@ -30,6 +30,20 @@
 // the session on the server (DELETE, best effort, bounded by Close's
 // context).
 //
+// # Protocol 2026-07-28
+//
+// A request whose params._meta carries io.modelcontextprotocol/protocolVersion
+// (the stateless era) is sent with the headers that mirror its body:
+// MCP-Protocol-Version from the _meta, Mcp-Method, and for tools/call,
+// prompts/get and resources/read Mcp-Name (Base64 between =?base64? and ?=
+// when not plain ASCII); never a session id. A 4xx answer with a JSON-RPC
+// error body is that request's answer (unsupported version, missing client
+// capability, header mismatch, unknown method), so the session sees the
+// server's error; a 4xx without one fails the request with its status as
+// below, which is how a server of the older eras shows itself. Once the
+// negotiated version is of that era, a cancellation closes the request's
+// answer stream and no notifications/cancelled is POSTed.
+//
 // # Failures
 //
 //   - 404 for a request that carried the session id: the server forgot the

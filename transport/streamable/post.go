@@ -15,7 +15,10 @@ import (
 // has been answered, failed, abandoned, or dropped by Close.
 func (c *conn) runPost(p *post) {
 	defer c.finish(p)
-	resp, sid, err := c.send(p.ctx, http.MethodPost, p.out.Frame, "")
+	if c.cancelByClosing(p) {
+		return // finish aborts the cancelled requests' POSTs
+	}
+	resp, sid, err := c.sendModern(p.ctx, http.MethodPost, p.out.Frame, "", p.out.Modern)
 	if err != nil {
 		switch {
 		case transport.IsPermanent(err):
@@ -31,6 +34,9 @@ func (c *conn) runPost(p *post) {
 	case status == http.StatusNotFound && sid != "":
 		httpcore.Discard(resp.Body)
 		c.expire()
+		return
+	case !httpcore.Success(status) && p.out.Modern != nil:
+		c.modernRefusal(p, resp)
 		return
 	case !httpcore.Success(status):
 		if p.out.Initialize && c.fallback && fallbackStatus(status) {

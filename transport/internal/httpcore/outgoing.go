@@ -20,6 +20,9 @@ type Outgoing struct {
 	// Cancels are the request ids named by notifications/cancelled in the
 	// frame: the client gave up on them.
 	Cancels []messages.ID
+	// Modern, for a frame holding one 2026-07-28 request, is what its
+	// headers mirror; nil otherwise.
+	Modern *Modern
 }
 
 // Classify copies frame and reads its envelope. A frame that does not
@@ -37,6 +40,11 @@ func Classify(frame []byte) Outgoing {
 			o.Requests = append(o.Requests, m.ID)
 			if m.Method == messages.MethodInitialize {
 				o.Initialize = true
+			}
+			if len(msgs) == 1 {
+				if mod, ok := modernRequest(&msgs[0]); ok {
+					o.Modern = &mod
+				}
 			}
 		case messages.KindNotification:
 			o.Notification = true

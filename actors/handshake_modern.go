@@ -1,0 +1,378 @@
+package actors
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mcpengine/mcpengine/messages"
+)
+
+// SteppedHandshake is a handshake of several round trips: each answer
+// (result or error) decides the next request, until the handshake is done
+// or failed. The actor runs it when the configured Handshake implements it
+// (EraHandshake); Request/Accept/Completed remain for single-step ones.
+type SteppedHandshake interface {
+	Handshake
+	// Begin starts a handshake on a new connection.
+	Begin(caps messages.ClientCapabilities) HandshakeStep
+	// Step takes the answer to the last step's request.
+	Step(result messages.RawMessage, err error) HandshakeStep
+}
+
+// HandshakeStep is what a SteppedHandshake wants next: a request to send
+// (Method set), or the end, negotiated (Done) or failed (Err).
+type HandshakeStep struct {
+	Method string
+	Params any
+	// Meta is spliced into the request's params._meta (modern requests).
+	Meta *messages.RequestMeta
+	// Timeout bounds this request; zero means the session's InitTimeout.
+	Timeout time.Duration
+
+	Done *Negotiated
+	Err  error
+}
+
+// maxHandshakeSteps bounds the requests of one handshake: a probe, a
+// version change, and the request in the chosen version, with room for
+// one more change of mind.
+const maxHandshakeSteps = 5
+
+// EraHandshake negotiates the era and version per server. With nothing
+// pinned it probes with server/discover in the newest modern version (the
+// stateless 2026-07-28 era has no handshake; discover tells the era, the
+// versions and the capabilities in one round trip) and falls back to the
+// legacy initialize on any answer that is not a recognized modern error
+// (method not found, invalid params, an HTTP 400/404/405 without a modern
+// error body, no answer in time), as the 2026-07-28 transports ask. An
+// unsupported-version error (-32022), to discover or to initialize, moves
+// to the newest version of its supported list the engine speaks, in
+// whichever era that is; when there is none the handshake fails with a
+// permanent *NoCommonVersionError. What it settles on is kept in Cache
+// under Key, so the next handshake with the same server starts there.
+//
+// One EraHandshake serves one session (it holds the state of the
+// handshake under way); the session runs one handshake at a time.
+type EraHandshake struct {
+	ClientInfo messages.Implementation
+	// Pin is a version to speak and no other ("" negotiates). It must be
+	// a known version (messages.IsKnownVersion); the engine checks it
+	// before any traffic.
+	Pin string
+	// Strict, with a legacy Pin, refuses any other answered version.
+	Strict bool
+	// Cache and Key remember the outcome per server; both optional.
+	Cache *EraCache
+	Key   string
+	// ProbeTimeout bounds the discover probe of a server whose era is
+	// unknown: a legacy server may never answer it. Zero means the
+	// session's InitTimeout.
+	ProbeTimeout time.Duration
+
+	// The handshake under way.
+	caps    messages.ClientCapabilities
+	steps   int
+	sent    string // method of the request awaiting its answer
+	version string // version of that request
+	probing bool   // the request is the probe of an unknown era
+	legacy  bool   // the outcome is legacy-era (notifications/initialized)
+}
+
+var _ SteppedHandshake = (*EraHandshake)(nil)
+
+// NoCommonVersionError: the server speaks none of the versions the engine
+// does (or not the pinned one). It is permanent: reconnecting cannot
+// change either side's list.
+type NoCommonVersionError struct {
+	// Requested is the version the engine asked for; Supported the
+	// server's list.
+	Requested string
+	Supported []string
+	Cause     error
+}
+
+func (e *NoCommonVersionError) Error() string {
+	return fmt.Sprintf("mcpengine: no protocol version in common: asked for %s, the server supports %s (the engine speaks %s)",
+		e.Requested, strings.Join(e.Supported, ", "), strings.Join(messages.KnownVersions, ", "))
+}
+func (e *NoCommonVersionError) Unwrap() []error {
+	if e.Cause == nil {
+		return []error{ErrVersionMismatch}
+	}
+	return []error{ErrVersionMismatch, e.Cause}
+}
+
+// Permanent marks the error for supervisor.Classify: never retried.
+func (e *NoCommonVersionError) Permanent() bool { return true }
+
+// ErrorType is the error's error.type in telemetry.
+func (e *NoCommonVersionError) ErrorType() string { return "version_mismatch" }
+
+// NotModernError: a version of the stateless era was pinned and the
+// server does not speak that era (its answer to discover was not a modern
+// one). Permanent.
+type NotModernError struct {
+	Pinned string
+	Cause  error
+}
+
+func (e *NotModernError) Error() string {
+	return fmt.Sprintf("mcpengine: protocol %s was pinned and the server does not answer server/discover in it: %v", e.Pinned, e.Cause)
+}
+func (e *NotModernError) Unwrap() []error { return []error{ErrVersionMismatch, e.Cause} }
+
+// Permanent marks the error for supervisor.Classify: never retried.
+func (e *NotModernError) Permanent() bool { return true }
+
+// ErrorType is the error's error.type in telemetry.
+func (e *NotModernError) ErrorType() string { return "version_mismatch" }
+
+var errNotDiscoverResult = errors.New("the answer to server/discover lists no supportedVersions")
+
+// Begin implements SteppedHandshake.
+func (h *EraHandshake) Begin(caps messages.ClientCapabilities) HandshakeStep {
+	h.caps, h.steps, h.legacy = caps, 0, false
+	switch {
+	case h.Pin != "" && messages.IsModernVersion(h.Pin):
+		return h.discover(h.Pin, false)
+	case h.Pin != "":
+		return h.initialize(h.Pin)
+	}
+	if v := h.Cache.Get(h.Key); v != "" {
+		if messages.IsModernVersion(v) {
+			return h.discover(v, false)
+		}
+		return h.initialize(v)
+	}
+	return h.discover(messages.LatestModernVersion, true)
+}
+
+// Step implements SteppedHandshake.
+func (h *EraHandshake) Step(result messages.RawMessage, err error) HandshakeStep {
+	if h.steps >= maxHandshakeSteps {
+		return HandshakeStep{Err: fmt.Errorf("mcpengine: protocol negotiation did not settle in %d requests", maxHandshakeSteps)}
+	}
+	if h.sent == messages.MethodServerDiscover {
+		return h.afterDiscover(result, err)
+	}
+	return h.afterInitialize(result, err)
+}
+
+func (h *EraHandshake) afterDiscover(result messages.RawMessage, err error) HandshakeStep {
+	requested := h.version
+	if err != nil {
+		if uv, ok := messages.AsUnsupportedVersion(err); ok {
+			h.Cache.Forget(h.Key, requested)
+			return h.moveTo(requested, uv)
+		}
+		if isModernRefusal(err) {
+			// A modern server refusing what the engine sent: a defect no
+			// fallback cures.
+			return HandshakeStep{Err: err}
+		}
+		if h.Pin != "" {
+			return HandshakeStep{Err: &NotModernError{Pinned: h.Pin, Cause: err}}
+		}
+		// Not a modern answer: a legacy server (or one that forgot the
+		// era it was cached with).
+		h.Cache.Forget(h.Key, requested)
+		return h.initialize(messages.LatestVersion)
+	}
+	var r messages.DiscoverResult
+	if err := messages.Unmarshal(result, &r); err != nil || len(r.SupportedVersions) == 0 {
+		// Not a DiscoverResult (which must list versions): a legacy
+		// server that answers whatever it is asked.
+		if h.Pin != "" {
+			return HandshakeStep{Err: &NotModernError{Pinned: h.Pin, Cause: errNotDiscoverResult}}
+		}
+		h.Cache.Forget(h.Key, requested)
+		return h.initialize(messages.LatestVersion)
+	}
+	version := requested
+	if !containsVersion(r.SupportedVersions, requested) {
+		if h.Pin != "" {
+			return HandshakeStep{Err: &NoCommonVersionError{Requested: requested, Supported: r.SupportedVersions}}
+		}
+		version = messages.NewestCommonVersion(r.SupportedVersions, true)
+		if version == "" {
+			if legacy := messages.NewestCommonVersion(r.SupportedVersions, false); legacy != "" {
+				return h.initialize(legacy)
+			}
+			return HandshakeStep{Err: &NoCommonVersionError{Requested: requested, Supported: r.SupportedVersions}}
+		}
+	}
+	meta, err := h.meta(version)
+	if err != nil {
+		return HandshakeStep{Err: err}
+	}
+	h.Cache.Put(h.Key, version)
+	return HandshakeStep{Done: &Negotiated{
+		ProtocolVersion:   version,
+		ServerInfo:        r.ServerInfo(),
+		Capabilities:      r.Capabilities,
+		Instructions:      r.Instructions,
+		SupportedVersions: r.SupportedVersions,
+		RequestMeta:       meta,
+	}}
+}
+
+func (h *EraHandshake) afterInitialize(result messages.RawMessage, err error) HandshakeStep {
+	offered := h.version
+	if err != nil {
+		if uv, ok := messages.AsUnsupportedVersion(err); ok {
+			h.Cache.Forget(h.Key, offered)
+			return h.moveTo(offered, uv)
+		}
+		return HandshakeStep{Err: err}
+	}
+	lh := LegacyHandshake{ClientInfo: h.ClientInfo, Offer: offered, Strict: h.Strict && h.Pin != ""}
+	neg, err := lh.Accept(result)
+	if err != nil {
+		var vm *VersionMismatchError
+		if errors.As(err, &vm) && messages.IsModernVersion(vm.Answered) && h.Pin == "" {
+			// A server answering initialize with a stateless version
+			// speaks that era: ask it there.
+			return h.discover(messages.LatestModernVersion, false)
+		}
+		return HandshakeStep{Err: err}
+	}
+	h.legacy = true
+	h.Cache.Put(h.Key, neg.ProtocolVersion)
+	return HandshakeStep{Done: &neg}
+}
+
+// moveTo follows a -32022: the newest listed version the engine speaks,
+// modern first, unless it is the one just refused or a version is pinned.
+func (h *EraHandshake) moveTo(requested string, uv *messages.UnsupportedVersionError) HandshakeStep {
+	fail := HandshakeStep{Err: &NoCommonVersionError{Requested: requested, Supported: uv.Supported, Cause: uv}}
+	if h.Pin != "" {
+		return fail
+	}
+	if v := messages.NewestCommonVersion(uv.Supported, true); v != "" && v != requested {
+		return h.discover(v, false)
+	}
+	if v := messages.NewestCommonVersion(uv.Supported, false); v != "" && v != requested {
+		return h.initialize(v)
+	}
+	return fail
+}
+
+func (h *EraHandshake) discover(version string, probing bool) HandshakeStep {
+	meta, err := h.meta(version)
+	if err != nil {
+		return HandshakeStep{Err: err}
+	}
+	h.steps++
+	h.sent, h.version, h.probing = messages.MethodServerDiscover, version, probing
+	st := HandshakeStep{Method: messages.MethodServerDiscover, Meta: meta}
+	if probing {
+		st.Timeout = h.ProbeTimeout
+	}
+	return st
+}
+
+func (h *EraHandshake) initialize(version string) HandshakeStep {
+	h.steps++
+	h.sent, h.version, h.probing = messages.MethodInitialize, version, false
+	lh := LegacyHandshake{ClientInfo: h.ClientInfo, Offer: version}
+	method, params := lh.Request(h.caps)
+	return HandshakeStep{Method: method, Params: params}
+}
+
+// meta builds the per-request fields of a modern session. The client
+// declares no capabilities in this era yet: sampling, elicitation and
+// roots reach a 2026-07-28 client only as input requests of an
+// input_required result, which the engine does not answer yet, so
+// declaring them would invite requests it cannot serve; a server that
+// needs one says so with -32021.
+func (h *EraHandshake) meta(version string) (*messages.RequestMeta, error) {
+	return messages.NewRequestMeta(version, clientInfo(h.ClientInfo), messages.ClientCapabilities{})
+}
+
+func clientInfo(info messages.Implementation) messages.Implementation {
+	if info.Name == "" {
+		return messages.Implementation{Name: "mcpengine", Version: "0.1.0"}
+	}
+	return info
+}
+
+// isModernRefusal reports the errors by which a modern server refuses a
+// request for what it carried (its headers, missing client capabilities):
+// proof of the modern era, so no reason to fall back.
+func isModernRefusal(err error) bool {
+	return errors.Is(err, messages.ErrHeaderMismatch) || errors.Is(err, messages.ErrMissingClientCapability)
+}
+
+func containsVersion(list []string, v string) bool {
+	for _, s := range list {
+		if s == v {
+			return true
+		}
+	}
+	return false
+}
+
+// Request implements Handshake for callers that run one step: the first
+// request of Begin.
+func (h *EraHandshake) Request(caps messages.ClientCapabilities) (string, any) {
+	st := h.Begin(caps)
+	return st.Method, st.Params
+}
+
+// Accept implements Handshake: the answer to the last request, accepted
+// only when it ends the handshake.
+func (h *EraHandshake) Accept(result messages.RawMessage) (Negotiated, error) {
+	st := h.Step(result, nil)
+	switch {
+	case st.Err != nil:
+		return Negotiated{}, st.Err
+	case st.Done == nil:
+		return Negotiated{}, fmt.Errorf("mcpengine: the handshake needs another request (%s)", st.Method)
+	}
+	return *st.Done, nil
+}
+
+// Completed implements Handshake: notifications/initialized ends a legacy
+// handshake; the modern era has no such notification.
+func (h *EraHandshake) Completed() (string, bool) {
+	if h.legacy {
+		return messages.NotificationInitialized, true
+	}
+	return "", false
+}
+
+// ErrNotInProtocolVersion: the method does not exist in the session's
+// protocol version (ping, resources/subscribe, logging/setLevel in the
+// stateless era). The request was not sent.
+var ErrNotInProtocolVersion error = &sentinel{"mcpengine: method does not exist in the negotiated protocol version", "not_in_protocol_version"}
+
+// MethodNotInVersionError reports a request refused before sending
+// because its method does not exist in the negotiated version.
+type MethodNotInVersionError struct {
+	Method, Version string
+}
+
+func (e *MethodNotInVersionError) Error() string {
+	return fmt.Sprintf("mcpengine: %s does not exist in protocol version %s", e.Method, e.Version)
+}
+func (e *MethodNotInVersionError) Is(target error) bool { return target == ErrNotInProtocolVersion }
+
+// SafeToRetry: the request never left the engine.
+func (e *MethodNotInVersionError) SafeToRetry() bool { return true }
+
+// ErrorType is the error's error.type in telemetry.
+func (e *MethodNotInVersionError) ErrorType() string { return "not_in_protocol_version" }
+
+// removedInModern lists the client requests of the legacy era that the
+// stateless era removed; other methods (including ones the engine does
+// not know, such as extensions) go out as asked.
+func removedInModern(method string) bool {
+	switch method {
+	case messages.MethodInitialize, messages.MethodPing, messages.MethodResourcesSubscribe,
+		messages.MethodResourcesUnsubscribe, messages.MethodLoggingSetLevel:
+		return true
+	}
+	return false
+}

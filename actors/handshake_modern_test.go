@@ -1,0 +1,195 @@
+package actors
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/supervisor"
+	"github.com/mcpengine/mcpengine/transport"
+)
+
+func discoverResult(versions ...string) messages.RawMessage {
+	raw, _ := messages.Marshal(&messages.DiscoverResult{ResultType: "complete", SupportedVersions: versions,
+		Capabilities: messages.ServerCapabilities{Tools: &messages.ToolsCapability{}},
+		Meta:         &messages.ResultMeta{ServerInfo: &messages.Implementation{Name: "srv", Version: "1"}}})
+	return raw
+}
+
+func initResult(version string) messages.RawMessage {
+	return messages.RawMessage(`{"protocolVersion":"` + version + `","capabilities":{},"serverInfo":{"name":"old","version":"1"}}`)
+}
+
+func unsupported(supported ...string) error {
+	data, _ := messages.Marshal(&messages.UnsupportedVersionData{Supported: supported, Requested: "x"})
+	return messages.TypedError(&messages.WireError{Code: messages.CodeUnsupportedProtocolVersion, Message: "unsupported", Data: data})
+}
+
+func requestFailed(status int) error {
+	data, _ := messages.Marshal(transport.RequestFailure{Status: status, Reason: "HTTP"})
+	return &messages.WireError{Code: transport.CodeRequestFailed, Message: "request failed", Data: data}
+}
+
+func offered(t *testing.T, st HandshakeStep) string {
+	t.Helper()
+	require.NoError(t, st.Err)
+	require.Nil(t, st.Done)
+	if st.Method == messages.MethodServerDiscover {
+		require.NotNil(t, st.Meta)
+		return "discover " + st.Meta.ProtocolVersion
+	}
+	require.Equal(t, messages.MethodInitialize, st.Method)
+	return "initialize " + st.Params.(*messages.InitializeParams).ProtocolVersion
+}
+
+func TestEraHandshakeProbesThenSettlesOnTheServersEra(t *testing.T) {
+	notModern := []struct {
+		name string
+		err  error
+	}{
+		{"method not found", messages.ErrMethodNotFound},
+		{"invalid params", &messages.WireError{Code: messages.CodeInvalidParams, Message: "no such thing before initialize"}},
+		{"HTTP 400 without a modern error", requestFailed(400)},
+		{"HTTP 404", requestFailed(404)},
+		{"no answer in time", &TimeoutError{Method: messages.MethodServerDiscover, After: time.Second}},
+	}
+	for _, c := range notModern {
+		t.Run("legacy: "+c.name, func(t *testing.T) {
+			cache := NewEraCache()
+			h := &EraHandshake{Cache: cache, Key: "srv", ProbeTimeout: 7 * time.Second}
+			st := h.Begin(messages.ClientCapabilities{})
+			assert.Equal(t, "discover 2026-07-28", offered(t, st))
+			assert.Equal(t, 7*time.Second, st.Timeout, "the probe has its own, shorter, timeout")
+			assert.Equal(t, "initialize 2025-11-25", offered(t, h.Step(nil, c.err)))
+			st = h.Step(initResult(messages.Version20251125), nil)
+			require.NotNil(t, st.Done)
+			assert.False(t, st.Done.Modern())
+			m, ok := h.Completed()
+			assert.True(t, ok)
+			assert.Equal(t, messages.NotificationInitialized, m)
+			assert.Equal(t, messages.Version20251125, cache.Get("srv"))
+
+			// The next handshake with the same server skips the probe.
+			h2 := &EraHandshake{Cache: cache, Key: "srv"}
+			assert.Equal(t, "initialize 2025-11-25", offered(t, h2.Begin(messages.ClientCapabilities{})))
+		})
+	}
+	t.Run("modern", func(t *testing.T) {
+		cache := NewEraCache()
+		h := &EraHandshake{Cache: cache, Key: "srv", ClientInfo: messages.Implementation{Name: "c", Version: "2"}}
+		offered(t, h.Begin(messages.ClientCapabilities{Sampling: &messages.SamplingCapability{}}))
+		st := h.Step(discoverResult(messages.Version20260728, messages.Version20251125), nil)
+		require.NoError(t, st.Err)
+		require.NotNil(t, st.Done)
+		assert.True(t, st.Done.Modern())
+		assert.Equal(t, messages.Version20260728, st.Done.ProtocolVersion)
+		assert.Equal(t, "srv", st.Done.ServerInfo.Name)
+		assert.NotNil(t, st.Done.Capabilities.Tools)
+		assert.Contains(t, string(st.Done.RequestMeta.Members()), `"io.modelcontextprotocol/clientCapabilities":{}`,
+			"no capability the engine cannot serve in this era yet")
+		_, ok := h.Completed()
+		assert.False(t, ok, "no notifications/initialized")
+		assert.Equal(t, messages.Version20260728, cache.Get("srv"))
+	})
+}
+
+func TestEraHandshakeFollowsUnsupportedVersionErrors(t *testing.T) {
+	t.Run("discover refused, only legacy listed: initialize in it", func(t *testing.T) {
+		h := &EraHandshake{}
+		offered(t, h.Begin(messages.ClientCapabilities{}))
+		assert.Equal(t, "initialize 2025-06-18", offered(t, h.Step(nil, unsupported("2025-06-18", "1999-01-01"))))
+		st := h.Step(initResult(messages.Version20250618), nil)
+		require.NotNil(t, st.Done)
+		assert.Equal(t, messages.Version20250618, st.Done.ProtocolVersion)
+	})
+	t.Run("initialize refused by a modern server: discover", func(t *testing.T) {
+		cache := NewEraCache()
+		cache.Put("srv", messages.Version20251125) // stale: the server was upgraded
+		h := &EraHandshake{Cache: cache, Key: "srv"}
+		assert.Equal(t, "initialize 2025-11-25", offered(t, h.Begin(messages.ClientCapabilities{})))
+		assert.Equal(t, "discover 2026-07-28", offered(t, h.Step(nil, unsupported("2026-07-28"))))
+		assert.Empty(t, cache.Get("srv"), "the stale entry is dropped")
+		st := h.Step(discoverResult(messages.Version20260728), nil)
+		require.NotNil(t, st.Done)
+		assert.Equal(t, messages.Version20260728, cache.Get("srv"))
+	})
+	t.Run("initialize refused, an older legacy version listed", func(t *testing.T) {
+		h := &EraHandshake{Pin: ""}
+		offered(t, h.Begin(messages.ClientCapabilities{}))
+		offered(t, h.Step(nil, messages.ErrMethodNotFound))
+		assert.Equal(t, "initialize 2024-11-05", offered(t, h.Step(nil, unsupported("2024-11-05"))))
+	})
+	t.Run("nothing in common: permanent", func(t *testing.T) {
+		h := &EraHandshake{}
+		offered(t, h.Begin(messages.ClientCapabilities{}))
+		st := h.Step(nil, unsupported("2099-01-01"))
+		var nc *NoCommonVersionError
+		require.ErrorAs(t, st.Err, &nc)
+		assert.Equal(t, []string{"2099-01-01"}, nc.Supported)
+		assert.Equal(t, supervisor.Permanent, supervisor.Classify(st.Err))
+		assert.ErrorIs(t, st.Err, ErrVersionMismatch)
+		assert.ErrorIs(t, st.Err, messages.ErrUnsupportedProtocolVersion)
+	})
+	t.Run("the same version refused again: permanent, no loop", func(t *testing.T) {
+		h := &EraHandshake{}
+		offered(t, h.Begin(messages.ClientCapabilities{}))
+		st := h.Step(nil, unsupported("2026-07-28"))
+		var nc *NoCommonVersionError
+		require.ErrorAs(t, st.Err, &nc)
+	})
+}
+
+func TestEraHandshakePinsAndModernRefusals(t *testing.T) {
+	t.Run("pinned modern never falls back", func(t *testing.T) {
+		h := &EraHandshake{Pin: messages.Version20260728}
+		st := h.Begin(messages.ClientCapabilities{})
+		assert.Equal(t, "discover 2026-07-28", offered(t, st))
+		assert.Zero(t, st.Timeout, "a pinned era is not a probe")
+		st = h.Step(nil, messages.ErrMethodNotFound)
+		var nm *NotModernError
+		require.ErrorAs(t, st.Err, &nm)
+		assert.Equal(t, supervisor.Permanent, supervisor.Classify(st.Err))
+	})
+	t.Run("pinned legacy is offered at once and kept", func(t *testing.T) {
+		h := &EraHandshake{Pin: messages.Version20250326, Strict: true}
+		assert.Equal(t, "initialize 2025-03-26", offered(t, h.Begin(messages.ClientCapabilities{})))
+		st := h.Step(initResult(messages.Version20251125), nil)
+		require.ErrorIs(t, st.Err, ErrVersionMismatch)
+		st = h.Step(nil, unsupported("2026-07-28"))
+		require.Error(t, st.Err, "a pin does not move")
+	})
+	t.Run("missing client capability on discover is permanent", func(t *testing.T) {
+		h := &EraHandshake{}
+		offered(t, h.Begin(messages.ClientCapabilities{}))
+		st := h.Step(nil, messages.TypedError(&messages.WireError{Code: messages.CodeMissingClientCapability, Message: "m",
+			Data: messages.RawMessage(`{"requiredCapabilities":{"roots":{}}}`)}))
+		var mc *messages.MissingCapabilityError
+		require.ErrorAs(t, st.Err, &mc)
+		assert.Equal(t, supervisor.Permanent, supervisor.Classify(st.Err))
+	})
+	t.Run("a discover answer without versions is a legacy server's", func(t *testing.T) {
+		h := &EraHandshake{}
+		offered(t, h.Begin(messages.ClientCapabilities{}))
+		assert.Equal(t, "initialize 2025-11-25", offered(t, h.Step(initResult(messages.Version20251125), nil)))
+	})
+	t.Run("bounded", func(t *testing.T) {
+		h := &EraHandshake{}
+		offered(t, h.Begin(messages.ClientCapabilities{}))
+		var st HandshakeStep
+		for i := 0; i < 10; i++ {
+			// A server that alternates its story forever.
+			if i%2 == 0 {
+				st = h.Step(nil, unsupported("2024-11-05"))
+			} else {
+				st = h.Step(nil, unsupported("2026-07-28"))
+			}
+			if st.Err != nil {
+				break
+			}
+		}
+		require.Error(t, st.Err)
+	})
+}

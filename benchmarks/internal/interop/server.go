@@ -1,0 +1,81 @@
+// Package interop builds the official Go SDK (v1.8.0) servers the engine's
+// interoperability matrix runs against: one per era mode, each with a
+// tool, a resource and a prompt. The test-only benchmarks module holds it
+// so that go-sdk never enters the main module.
+package interop
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Modes of the Go SDK server.
+const (
+	// ModeAll: every version the SDK speaks (its default, both eras).
+	ModeAll = "all-versions"
+	// ModeModern: SupportedProtocolVersions restricted to 2026-07-28.
+	ModeModern = "2026-07-28-only"
+	// ModeLegacy: SupportedProtocolVersions restricted to the handshake era.
+	ModeLegacy = "legacy-only"
+	// ModeRefuseInitialize: every version, and initialize refused with
+	// -32022 naming 2026-07-28 (a receiving middleware), as a server of the
+	// stateless era that names its versions to a legacy client.
+	ModeRefuseInitialize = "refuses-initialize"
+)
+
+// Modes lists the modes in matrix order.
+var Modes = []string{ModeAll, ModeModern, ModeLegacy, ModeRefuseInitialize}
+
+// NewServer returns the Go SDK server of a mode.
+func NewServer(mode string) (*mcp.Server, error) {
+	opts := &mcp.ServerOptions{Instructions: "go-sdk interop server (" + mode + ")"}
+	switch mode {
+	case ModeAll, ModeRefuseInitialize:
+	case ModeModern:
+		opts.SupportedProtocolVersions = []string{"2026-07-28"}
+	case ModeLegacy:
+		opts.SupportedProtocolVersions = slices.DeleteFunc(mcp.SupportedProtocolVersions(), func(v string) bool { return v >= "2026-07-28" })
+	default:
+		return nil, fmt.Errorf("unknown mode %q", mode)
+	}
+	s := mcp.NewServer(&mcp.Implementation{Name: "go-sdk-interop", Version: "1.8.0"}, opts)
+	type echoArgs struct {
+		Text string `json:"text"`
+	}
+	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "echoes text"}, func(_ context.Context, _ *mcp.CallToolRequest, in echoArgs) (*mcp.CallToolResult, any, error) {
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: in.Text}}}, nil, nil
+	})
+	s.AddResource(&mcp.Resource{URI: "interop://greeting", Name: "greeting", MIMEType: "text/plain"},
+		func(_ context.Context, r *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: r.Params.URI, MIMEType: "text/plain", Text: "hello"}}}, nil
+		})
+	s.AddPrompt(&mcp.Prompt{Name: "greet", Arguments: []*mcp.PromptArgument{{Name: "name", Required: true}}},
+		func(_ context.Context, r *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "Hello, " + r.Params.Arguments["name"]}}}}, nil
+		})
+	if mode == ModeRefuseInitialize {
+		s.AddReceivingMiddleware(refuseInitialize)
+	}
+	return s, nil
+}
+
+// refuseInitialize answers initialize with -32022 and the one version the
+// server wants to speak.
+func refuseInitialize(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method != "initialize" {
+			return next(ctx, method, req)
+		}
+		requested := ""
+		if p, ok := req.GetParams().(*mcp.InitializeParams); ok && p != nil {
+			requested = p.ProtocolVersion
+		}
+		data, _ := json.Marshal(&mcp.UnsupportedProtocolVersionData{Supported: []string{"2026-07-28"}, Requested: requested})
+		return nil, &jsonrpc.Error{Code: mcp.CodeUnsupportedProtocolVersion, Message: "Unsupported protocol version", Data: data}
+	}
+}

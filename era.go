@@ -1,0 +1,120 @@
+package mcpengine
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mcpengine/mcpengine/actors"
+	"github.com/mcpengine/mcpengine/messages"
+)
+
+// Protocol eras (Session.Era).
+const (
+	// EraLegacy: the initialize handshake, 2024-11-05 … 2025-11-25.
+	EraLegacy = "legacy"
+	// EraModern: the stateless protocol, 2026-07-28 on.
+	EraModern = "modern"
+)
+
+// Errors of protocol negotiation.
+var (
+	// ErrNotInProtocolVersion matches a request refused before sending
+	// because its method does not exist in the negotiated version (ping,
+	// resources/subscribe, logging/setLevel in 2026-07-28).
+	ErrNotInProtocolVersion = actors.ErrNotInProtocolVersion
+	// ErrInputRequired matches a request a 2026-07-28 server answered
+	// with an input_required result (InputRequiredError): the engine does
+	// not run those round trips yet.
+	ErrInputRequired = actors.ErrInputRequired
+)
+
+type (
+	// NoCommonVersionError: the server speaks none of the engine's
+	// versions (or not the pinned one). Permanent: the session closes.
+	NoCommonVersionError = actors.NoCommonVersionError
+	// NotModernError: 2026-07-28 was pinned and the server does not speak
+	// it. Permanent.
+	NotModernError = actors.NotModernError
+	// InputRequiredError: see ErrInputRequired; it carries the server's
+	// answer.
+	InputRequiredError = actors.InputRequiredError
+	// MethodNotInVersionError: see ErrNotInProtocolVersion.
+	MethodNotInVersionError = actors.MethodNotInVersionError
+	// UnsupportedVersionError is a -32022 answer, its supported list
+	// decoded. Permanent.
+	UnsupportedVersionError = messages.UnsupportedVersionError
+	// MissingCapabilityError is a -32021 answer, the capabilities the
+	// server requires decoded. Permanent.
+	MissingCapabilityError = messages.MissingCapabilityError
+	// HeaderMismatchError is a -32020 answer: the server found the HTTP
+	// headers at odds with the body.
+	HeaderMismatchError = messages.HeaderMismatchError
+)
+
+// VersionConfigError: Config.ProtocolVersion names a version the engine
+// does not speak. Open and Connect return it before any traffic.
+type VersionConfigError struct {
+	Version string
+}
+
+func (e *VersionConfigError) Error() string {
+	return fmt.Sprintf("mcpengine: protocol version %q is not one the engine speaks (%s)",
+		e.Version, strings.Join(messages.KnownVersions, ", "))
+}
+
+func checkVersionConfig(v string) error {
+	if v == "" || messages.IsKnownVersion(v) {
+		return nil
+	}
+	return &VersionConfigError{Version: v}
+}
+
+// serverKey names the server for the per-engine era cache: its URL, or its
+// command line and directory. A bare Dialer (memory pipes, custom
+// transports) has no identity the engine can trust, so nothing is cached.
+func (sc SessionConfig) serverKey() string {
+	switch {
+	case sc.Server.URL != "":
+		return "url:" + sc.Server.Type + ":" + sc.Server.URL
+	case sc.Server.Command != "":
+		var b strings.Builder
+		b.WriteString("cmd:")
+		b.WriteString(sc.Server.Cwd)
+		b.WriteString("\x00")
+		b.WriteString(sc.Server.Command)
+		for _, a := range sc.Server.Args {
+			b.WriteString("\x00")
+			b.WriteString(a)
+		}
+		return b.String()
+	}
+	return ""
+}
+
+// Era is the protocol era the session negotiated: EraModern, EraLegacy,
+// or "" before its first handshake.
+func (s *Session) Era() string {
+	n := s.sh.Negotiated()
+	switch {
+	case n == nil:
+		return ""
+	case n.Modern():
+		return EraModern
+	}
+	return EraLegacy
+}
+
+// maxProbeTimeout caps the wait for an answer to the era probe. Some
+// servers of the handshake era never answer a request that comes before
+// initialize; the spec counts that silence as their era. Five seconds is
+// long for a started server and short beside the init timeout, and a slow
+// starter of the stateless era costs only a detour: it refuses the
+// initialize sent meanwhile with -32022, and the engine discovers again.
+const maxProbeTimeout = 5 * time.Second
+
+// probeTimeout is min(half the init timeout, maxProbeTimeout), leaving
+// initialize at least half of it.
+func probeTimeout(initTimeout time.Duration) time.Duration {
+	return min(firstDuration(initTimeout, actors.DefaultInitTimeout)/2, maxProbeTimeout)
+}

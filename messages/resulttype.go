@@ -1,0 +1,60 @@
+package messages
+
+import "bytes"
+
+// Result types of the 2026-07-28 era. A result without resultType (every
+// result of the legacy era) is complete.
+const (
+	ResultTypeComplete      = "complete"
+	ResultTypeInputRequired = "input_required"
+)
+
+// InputRequiredResult (2026-07-28) answers a request that needs the
+// client's input first: the client fulfils each input request (sampling,
+// elicitation, roots) and sends the original request again with
+// inputResponses and the opaque requestState.
+type InputRequiredResult struct {
+	ResultType    string                  `json:"resultType"`
+	InputRequests map[string]InputRequest `json:"inputRequests,omitempty"`
+	RequestState  string                  `json:"requestState,omitempty"`
+	Meta          *ResultMeta             `json:"_meta,omitempty"`
+}
+
+func (*InputRequiredResult) fromServer() {}
+
+// InputRequest is one server-initiated request embedded in an
+// InputRequiredResult: sampling/createMessage, elicitation/create or
+// roots/list, with its params kept raw for the matching handler.
+type InputRequest struct {
+	Method string     `json:"method"`
+	Params RawMessage `json:"params,omitempty"`
+}
+
+// InputResponses maps the keys of InputRequests to the client's result
+// for each; the retried request carries them beside requestState.
+type InputResponses map[string]RawMessage
+
+// InputRetryParams are the members a client adds to the params of a
+// request it sends again after an InputRequiredResult.
+type InputRetryParams struct {
+	InputResponses InputResponses `json:"inputResponses,omitempty"`
+	RequestState   string         `json:"requestState,omitempty"`
+}
+
+func (*InputRetryParams) fromClient() {}
+
+var inputRequiredMarker = []byte(`"input_required"`)
+
+// IsInputRequired reports whether a result is an InputRequiredResult. It
+// costs a byte scan on the common answer (no "input_required" anywhere)
+// and a decode only when the marker appears, since a tool's output may
+// contain the word.
+func IsInputRequired(result RawMessage) bool {
+	if !bytes.Contains(result, inputRequiredMarker) {
+		return false
+	}
+	var r struct {
+		ResultType string `json:"resultType"`
+	}
+	return Unmarshal(result, &r) == nil && r.ResultType == ResultTypeInputRequired
+}

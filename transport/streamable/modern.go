@@ -1,0 +1,54 @@
+package streamable
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+
+	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/transport/internal/httpcore"
+)
+
+// modernErrorBytes caps the error body of a refused 2026-07-28 request
+// that is read for its JSON-RPC error.
+const modernErrorBytes = 64 << 10
+
+// modernRefusal handles a non-2xx answer to a 2026-07-28 request. That
+// era answers its own refusals (unsupported version, missing client
+// capability, header mismatch, unknown method) with an HTTP 4xx and a
+// JSON-RPC error body: the caller gets that error, whose code tells the
+// session what to do (move to another version, fall back to initialize).
+// Any other answer fails the request as usual, with the HTTP status, which
+// is how a server of the old era shows itself (400, 404 or 405 without a
+// modern error body).
+func (c *conn) modernRefusal(p *post, resp *http.Response) {
+	body, err := io.ReadAll(io.LimitReader(resp.Body, modernErrorBytes))
+	if err == nil && httpcore.MediaType(resp.Header.Get("Content-Type")) == "application/json" && isErrorResponse(body) {
+		c.deliverInbound(body, p)
+		return
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	c.requestFailed(p, httpcore.StatusFailure(resp, c.scrub.Load()))
+}
+
+// isErrorResponse reports whether body is one JSON-RPC error response.
+func isErrorResponse(body []byte) bool {
+	var one [1]messages.Message
+	msgs, errs := messages.AppendDecodedFrame(one[:0], body)
+	return len(errs) == 0 && len(msgs) == 1 && msgs[0].Kind == messages.KindResponse && msgs[0].Error != nil
+}
+
+// cancelByClosing reports whether p is a cancellation that the 2026-07-28
+// transport expresses by closing the request's answer stream alone: that
+// era defines no client notifications over HTTP, so notifications/cancelled
+// is not POSTed; finish aborts the requests it names, which closes their
+// streams, and the server takes that as the cancellation.
+func (c *conn) cancelByClosing(p *post) bool {
+	if len(p.out.Cancels) == 0 || len(p.out.Requests) > 0 {
+		return false
+	}
+	c.mu.Lock()
+	version := c.version
+	c.mu.Unlock()
+	return messages.IsModernVersion(version)
+}
