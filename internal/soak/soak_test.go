@@ -63,10 +63,11 @@ type soakConfig struct {
 	sessions  int           // SOAK_SESSIONS over Streamable HTTP, default 1000
 	stdio     int           // SOAK_STDIO sessions with a subprocess each, default 8
 	churnMean int           // calls between a session's reconnects, on average (SOAK_CHURN, default 200)
+	pace      time.Duration // SOAK_PACE: at most one call per session this often (default 250ms)
 }
 
 func readConfig(t *testing.T) soakConfig {
-	c := soakConfig{period: 10 * time.Second, sessions: 1000, stdio: 8, churnMean: 200}
+	c := soakConfig{period: 10 * time.Second, sessions: 1000, stdio: 8, churnMean: 200, pace: 250 * time.Millisecond}
 	var err error
 	if c.duration, err = time.ParseDuration(os.Getenv("SOAK_DURATION")); err != nil {
 		t.Fatalf("SOAK_DURATION: %v", err)
@@ -74,6 +75,10 @@ func readConfig(t *testing.T) soakConfig {
 	if v := os.Getenv("SOAK_PERIOD"); v != "" {
 		c.period, err = time.ParseDuration(v)
 		require.NoError(t, err, "SOAK_PERIOD")
+	}
+	if v := os.Getenv("SOAK_PACE"); v != "" {
+		c.pace, err = time.ParseDuration(v)
+		require.NoError(t, err, "SOAK_PACE")
 	}
 	for env, dst := range map[string]*int{"SOAK_SESSIONS": &c.sessions, "SOAK_STDIO": &c.stdio, "SOAK_CHURN": &c.churnMean} {
 		if v := os.Getenv(env); v != "" {
@@ -133,7 +138,16 @@ func TestSoak(t *testing.T) {
 			// Calls until the session's turn to reconnect: spread evenly
 			// around churnMean, so that reconnects are spread in time.
 			n := 1 + rand.IntN(2*cfg.churnMean)
+			// The pace keeps a thousand sessions busy without turning the
+			// soak into a throughput test that starves the machine.
+			pace := time.NewTicker(cfg.pace)
 			for k := 0; k < n && ctx.Err() == nil; k++ {
+				if k > 0 {
+					select {
+					case <-pace.C:
+					case <-ctx.Done():
+					}
+				}
 				callCtx, cancel := context.WithTimeout(context.Background(), time.Minute)
 				_, err := s.CallTool(callCtx, "echo", map[string]any{"text": "soak"})
 				cancel()
@@ -143,6 +157,7 @@ func TestSoak(t *testing.T) {
 				}
 				calls.Add(1)
 			}
+			pace.Stop()
 			closeCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 			if err := s.Close(closeCtx); err != nil && !errors.Is(err, mcpengine.ErrSessionClosed) {
 				fail(fmt.Errorf("%s: close: %w", name, err))
