@@ -3,6 +3,7 @@ package soak
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // series is one sampled quantity over a run.
@@ -34,23 +35,23 @@ func slope(v []float64) float64 {
 	return (n*sxy - sx*sy) / d
 }
 
-// growth judges a series by its second half, after the warm-up that
-// fills pools and caches: the fitted rise over that half, against the
-// level it holds. A leak shows as a rise that keeps going; noise and
-// warm-up do not. allowed is the rise tolerated over the half, as a
-// fraction of its mean, plus an absolute floor for small quantities.
+// growth judges a series by the rise of its floor: the least value of
+// its last third against the least value of its middle third (the first
+// third is the warm-up that fills pools and caches). What a leak leaves
+// behind raises every later floor; bursts of work caught at a sampling
+// instant (a wave of reconnects) are peaks above the floor and do not,
+// however often they come. allowed is the rise tolerated, as a fraction
+// of the last third's floor, with an absolute minimum for small
+// quantities.
 func growth(s series, fraction, floor float64) (rise float64, ok bool) {
-	half := s.value[len(s.value)/2:]
-	if len(half) < 3 {
+	third := len(s.value) / 3
+	if third < 2 {
 		return 0, true
 	}
-	var mean float64
-	for _, v := range half {
-		mean += v
-	}
-	mean /= float64(len(half))
-	rise = slope(half) * float64(len(half)-1)
-	return rise, rise <= math.Max(fraction*mean, floor)
+	middle := slices.Min(s.value[third : 2*third])
+	last := slices.Min(s.value[2*third:])
+	rise = last - middle
+	return rise, rise <= math.Max(fraction*last, floor)
 }
 
 func (s series) String() string {
