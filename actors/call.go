@@ -43,6 +43,9 @@ type Call struct {
 	// onDone replaces completion for the actor's own requests (initialize,
 	// resubscribe): it runs inside Receive.
 	onDone func(a *sessionActor, result messages.RawMessage, err error)
+	// rounds, from a 2026-07-28 server's first input_required answer on,
+	// is the state of the exchange (input_rounds.go); nil otherwise.
+	rounds *inputRounds
 
 	done   chan struct{}
 	Result messages.RawMessage

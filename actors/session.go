@@ -41,6 +41,10 @@ type sessionActor struct {
 	// server-initiated requests being handled, by id (String form keeps the
 	// number/string distinction), to cancel them on notifications/cancelled.
 	serverReqs map[string]context.CancelFunc
+	// gathering holds the calls of a 2026-07-28 session whose input
+	// requests are being answered (input_rounds.go): on neither the wire
+	// nor the queue.
+	gathering map[*Call]struct{}
 
 	sweepTimer *time.Timer
 	sweepAt    time.Time
