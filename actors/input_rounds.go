@@ -148,6 +148,14 @@ func (a *sessionActor) onInputAnswer(m *serverReplyReady) {
 	}
 	r := c.rounds
 	raw, err := m.raw()
+	if err != nil && !time.Now().Before(c.deadline) {
+		// The handler gave up with the call's deadline (its ctx carries
+		// it): the call timed out, whichever clock fired first.
+		a.endRound(c)
+		a.sh.stats.Timeouts.Add(1)
+		c.finish(a, nil, a.timeoutError(c))
+		return
+	}
 	if err != nil {
 		a.endRound(c)
 		c.finish(a, nil, &InputRequestError{Method: c.Method, Key: in.key, Request: m.method, Err: err})
