@@ -43,9 +43,6 @@ type Call struct {
 	// onDone replaces completion for the actor's own requests (initialize,
 	// resubscribe): it runs inside Receive.
 	onDone func(a *sessionActor, result messages.RawMessage, err error)
-	// rounds, from a 2026-07-28 server's first input_required answer on,
-	// is the state of the exchange (input_rounds.go); nil otherwise.
-	rounds *inputRounds
 
 	done   chan struct{}
 	Result messages.RawMessage
@@ -74,6 +71,9 @@ func (c *Call) finish(a *sessionActor, result messages.RawMessage, err error) {
 		span := c.Span
 		c.Span = nil
 		span.Finished(c.id, result, err)
+	}
+	if a != nil && a.rounds != nil {
+		a.endRounds(c) // a 2026-07-28 exchange ends with its call
 	}
 	if c.onDone != nil {
 		fn := c.onDone

@@ -21,10 +21,12 @@ import (
 //	                          + requestState, under a new id, through onCall
 //	answer complete ───────► the call's result
 //
-// While its handlers run the call is in a.gathering, not pending: the
-// sweep, a cancel and Close find it there; a lost connection does not
-// touch it (nothing of it is on the wire), and its next round waits in the
-// queue for the next connection like any call.
+// The exchange's state lives in a.rounds until the call finishes (finish
+// ends it, whatever ended the call). While its handlers run the call is
+// on neither the wire nor the queue: the sweep, a cancel and Close find it
+// in a.rounds; a lost connection does not touch it (nothing of it is on
+// the wire), and its next round waits in the queue for the next
+// connection like any call.
 
 // inputRounds is the state of one call's exchange, from its first
 // input_required answer on.
@@ -33,7 +35,7 @@ type inputRounds struct {
 	state     string                  // the requestState to echo
 	responses messages.InputResponses // this round's answers, by key
 	waiting   int                     // handlers yet to answer
-	cancel    context.CancelFunc      // ends this round's handlers
+	cancel    context.CancelFunc      // ends this round's handlers; nil when none run
 	params    messages.RawMessage     // what the next send carries
 }
 
@@ -57,10 +59,13 @@ func (a *sessionActor) startInputRound(c *Call, result messages.RawMessage) {
 		c.finish(a, nil, &ProtocolError{Method: c.Method, Reason: "an input_required result with neither inputRequests nor requestState"})
 		return
 	}
-	r := c.rounds
+	r := a.roundsOf(c)
 	if r == nil {
 		r = &inputRounds{}
-		c.rounds = r
+		if a.rounds == nil {
+			a.rounds = map[*Call]*inputRounds{}
+		}
+		a.rounds[c] = r
 	}
 	methods := make(map[string]string, len(ir.InputRequests))
 	for key, req := range ir.InputRequests {
@@ -96,20 +101,24 @@ func (a *sessionActor) startInputRound(c *Call, result messages.RawMessage) {
 	}
 	r.state = ir.RequestState
 	if len(handlers) == 0 {
-		a.sendAgain(c)
+		a.sendAgain(c, r)
 		return
 	}
 	ctx, cancel := context.WithDeadline(c.Span.Context(), c.deadline)
 	r.cancel, r.waiting = cancel, len(handlers)
-	if a.gathering == nil {
-		a.gathering = map[*Call]struct{}{}
-	}
-	a.gathering[c] = struct{}{}
 	for key, h := range handlers {
 		req := ir.InputRequests[key]
 		a.handleOffActor(ctx, nil, req.Method, req.Params, h,
 			&serverReplyReady{input: &inputAnswer{call: c, round: r.n, key: key}})
 	}
+}
+
+// roundsOf returns c's exchange, or nil for a call in none.
+func (a *sessionActor) roundsOf(c *Call) *inputRounds {
+	if a.rounds == nil {
+		return nil
+	}
+	return a.rounds[c]
 }
 
 // inputHandler finds what answers an input request: a handler to run off
@@ -143,70 +152,79 @@ func (a *sessionActor) inputHandler(method string) (ServerRequestHandler, messag
 func (a *sessionActor) onInputAnswer(m *serverReplyReady) {
 	in := m.input
 	c := in.call
-	if _, live := a.gathering[c]; !live || c.rounds.n != in.round {
+	r := a.roundsOf(c)
+	if r == nil || r.cancel == nil || r.n != in.round {
 		return // the call ended (cancel, deadline, Close) meanwhile
 	}
-	r := c.rounds
 	raw, err := m.raw()
-	if err != nil && !time.Now().Before(c.deadline) {
+	switch {
+	case err != nil && !time.Now().Before(c.deadline):
 		// The handler gave up with the call's deadline (its ctx carries
 		// it): the call timed out, whichever clock fired first.
-		a.endRound(c)
 		a.sh.stats.Timeouts.Add(1)
 		c.finish(a, nil, a.timeoutError(c))
-		return
-	}
-	if err != nil {
-		a.endRound(c)
+	case err != nil:
 		c.finish(a, nil, &InputRequestError{Method: c.Method, Key: in.key, Request: m.method, Err: err})
-		return
-	}
-	r.responses[in.key] = raw
-	if r.waiting--; r.waiting == 0 {
-		a.sendAgain(c)
+	default:
+		r.responses[in.key] = raw
+		if r.waiting--; r.waiting == 0 {
+			a.sendAgain(c, r)
+		}
 	}
 }
 
 // sendAgain sends c once more, its params carrying the round's answers and
 // requestState, under a new id: through onCall, so a session that is
 // reconnecting queues it.
-func (a *sessionActor) sendAgain(c *Call) {
-	a.endRound(c)
-	r := c.rounds
+func (a *sessionActor) sendAgain(c *Call, r *inputRounds) {
+	r.stopHandlers()
 	r.params = messages.AppendInputRetry(nil, c.Params, r.responses, r.state)
 	r.responses = nil
 	a.onCall(nil, c)
 }
 
-// endRound stops a round's handlers (if any still run) and forgets it.
-func (a *sessionActor) endRound(c *Call) {
-	if r := c.rounds; r != nil && r.cancel != nil {
+// stopHandlers ends a round's handlers, if any still run.
+func (r *inputRounds) stopHandlers() {
+	if r.cancel != nil {
 		r.cancel()
 		r.cancel = nil
 	}
-	delete(a.gathering, c)
 }
 
-// sweepGathering fails the calls whose deadline passed while their
-// handlers ran, and returns the earliest deadline of the others.
-func (a *sessionActor) sweepGathering(now time.Time, consider func(time.Time)) {
-	for c := range a.gathering {
+// endRounds forgets c's exchange, if it had one, when c finishes.
+func (a *sessionActor) endRounds(c *Call) {
+	if r := a.rounds[c]; r != nil {
+		r.stopHandlers()
+		delete(a.rounds, c)
+		if len(a.rounds) == 0 {
+			a.rounds = nil
+		}
+	}
+}
+
+// sweepRounds fails the calls whose deadline passed while their handlers
+// ran, and considers the deadlines of the others.
+func (a *sessionActor) sweepRounds(now time.Time, consider func(time.Time)) {
+	for c, r := range a.rounds {
+		if r.cancel == nil {
+			continue // on the wire or queued: swept there
+		}
 		if now.Before(c.deadline) {
 			consider(c.deadline)
 			continue
 		}
-		a.endRound(c)
 		a.sh.stats.Timeouts.Add(1)
 		c.finish(a, nil, a.timeoutError(c))
 	}
 }
 
-// failGathering fails every call whose handlers are running (Close, a
-// panic restart).
-func (a *sessionActor) failGathering(err error) {
-	for c := range a.gathering {
-		a.endRound(c)
-		c.finish(a, nil, err)
+// failRounds fails every call whose handlers are running (Close, a panic
+// restart).
+func (a *sessionActor) failRounds(err error) {
+	for c, r := range a.rounds {
+		if r.cancel != nil {
+			c.finish(a, nil, err)
+		}
 	}
 }
 

@@ -26,7 +26,7 @@ func (a *sessionActor) onCall(_ actor.Context, c *Call) {
 			c.finish(a, nil, ErrQueueFull)
 			return
 		}
-		if c.rounds == nil { // a call's rounds keep its first deadline
+		if a.roundsOf(c) == nil { // a call's rounds keep its first deadline
 			c.deadline = a.deadlineFor(c, time.Now())
 		}
 		a.queue = append(a.queue, c)
@@ -91,13 +91,13 @@ func (a *sessionActor) transmit(c *Call) {
 	a.nextID++
 	c.id = a.nextID
 	params := c.Params
-	if c.rounds == nil {
+	if r := a.roundsOf(c); r == nil {
 		c.sentAt = now
 		c.deadline = a.deadlineFor(c, now)
 	} else {
 		// Sent again after input_required (input_rounds.go): one call,
 		// one deadline, from its first send.
-		params = c.rounds.params
+		params = r.params
 	}
 	a.pending[c.id] = c
 	a.sh.pendingCalls.Store(int32(len(a.pending)))
@@ -174,8 +174,7 @@ func (a *sessionActor) onCancel(m *cancelCall) {
 		a.forget(c.id)
 		a.sendCancelled(c.id, m.reason)
 	} else {
-		a.removeQueued(c)
-		a.endRound(c)
+		a.removeQueued(c) // or its input requests are being answered: finish ends them
 	}
 	c.finish(a, nil, m.reason)
 }
@@ -241,7 +240,7 @@ func (a *sessionActor) sweep() {
 		}
 		c.finish(a, nil, a.timeoutError(c))
 	}
-	a.sweepGathering(now, consider)
+	a.sweepRounds(now, consider)
 	kept := a.queue[:0]
 	for _, c := range a.queue {
 		if c.isFinished() {
@@ -277,7 +276,7 @@ func (a *sessionActor) failInFlight(err error) {
 // failQueue fails every request still waiting for ready, and those whose
 // input requests are being answered.
 func (a *sessionActor) failQueue(err error) {
-	a.failGathering(err)
+	a.failRounds(err)
 	q := a.queue
 	a.queue = nil
 	a.sh.stats.Queued.Store(int64(len(a.queue)))
