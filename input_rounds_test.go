@@ -363,3 +363,50 @@ func resultText(t *testing.T, res *messages.CallToolResult) string {
 	require.NotEmpty(t, res.Content)
 	return res.Content[0].Text
 }
+
+// TestPerSessionHandlersAnswerInputRequests: a session's own handler
+// overrides the engine's for input requests too (one handler API for both
+// eras), and its capability is declared for that session.
+func TestPerSessionHandlersAnswerInputRequests(t *testing.T) {
+	h := &inputHandlers{}
+	e := newEngine(t, h.config())
+	srv := demoserver.New(demoserver.Options{Versions: messages.ModernVersions})
+	ctx := testCtx(t, 10*time.Second)
+	s, err := e.Connect(ctx, mcpengine.SessionConfig{Name: "override", Dialer: memoryDemo(t, srv),
+		Sampling: func(context.Context, *messages.CreateMessageParams) (*messages.CreateMessageResult, error) {
+			return &messages.CreateMessageResult{Role: "assistant", Model: "m", Content: mustSampling(messages.TextContent("from the session"))}, nil
+		}})
+	require.NoError(t, err)
+	res, err := s.CallTool(ctx, "sample", map[string]any{"prompt": "p"})
+	require.NoError(t, err)
+	assert.Equal(t, "from the session", resultText(t, res))
+	assert.Zero(t, h.sampling.Load())
+}
+
+// TestCancellingACallWhileItsHandlersRunEndsThem: Future.Cancel during a
+// round fails the call with context.Canceled at once and ends the
+// handler's ctx; nothing more is sent.
+func TestCancellingACallWhileItsHandlersRunEndsThem(t *testing.T) {
+	entered, left := make(chan struct{}, 1), make(chan error, 1)
+	e := newEngine(t, mcpengine.Config{
+		Elicitation: func(ctx context.Context, _ *messages.ElicitParams) (*messages.ElicitResult, error) {
+			entered <- struct{}{}
+			<-ctx.Done()
+			left <- ctx.Err()
+			return nil, ctx.Err()
+		},
+	})
+	url, p := countingDemoHTTP(t, demoserver.Options{Versions: messages.ModernVersions})
+	ctx := testCtx(t, 10*time.Second)
+	s, err := e.Connect(ctx, mcpengine.SessionConfig{Name: "cancel", Server: mcpengine.ServerConfig{URL: url, Type: "streamable-http"}})
+	require.NoError(t, err)
+	f := s.CallAsync(ctx, messages.MethodToolsCall, map[string]any{"name": "elicit", "arguments": map[string]any{"message": "m"}})
+	<-entered
+	f.Cancel()
+	_, err = f.Await(ctx)
+	require.ErrorIs(t, err, context.Canceled)
+	assert.ErrorIs(t, <-left, context.Canceled)
+	_, err = s.CallTool(ctx, "echo", map[string]any{"text": "x"})
+	require.NoError(t, err)
+	assert.Equal(t, int64(2), p.count(messages.MethodToolsCall), "the cancelled call was not sent again")
+}
