@@ -410,3 +410,53 @@ func TestCancellingACallWhileItsHandlersRunEndsThem(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, int64(2), p.count(messages.MethodToolsCall), "the cancelled call was not sent again")
 }
+
+// lastConnDialer remembers the last connection it dialed, for a test to
+// break.
+type lastConnDialer struct {
+	inner transport.Dialer
+	conns chan transport.Conn
+}
+
+func (d lastConnDialer) Dial(ctx context.Context) (transport.Conn, error) {
+	c, err := d.inner.Dial(ctx)
+	if err == nil {
+		d.conns <- c
+	}
+	return c, err
+}
+
+func (d lastConnDialer) String() string { return d.inner.String() }
+
+// TestARoundOutlivesALostConnection: the connection dies while a round's
+// handler runs; the call is not on the wire, so it is not failed: its next
+// round waits for the reconnect and completes the call (the in-process
+// demo server keeps its requestState key across connections).
+func TestARoundOutlivesALostConnection(t *testing.T) {
+	entered, release := make(chan struct{}, 1), make(chan struct{})
+	e := newEngine(t, mcpengine.Config{
+		Elicitation: func(ctx context.Context, _ *messages.ElicitParams) (*messages.ElicitResult, error) {
+			entered <- struct{}{}
+			select {
+			case <-release:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			return &messages.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
+		},
+	})
+	srv := demoserver.New(demoserver.Options{Versions: messages.ModernVersions})
+	d := lastConnDialer{inner: memoryDemo(t, srv), conns: make(chan transport.Conn, 4)}
+	ctx := testCtx(t, 10*time.Second)
+	s, err := e.Connect(ctx, mcpengine.SessionConfig{Name: "outlives", Dialer: d})
+	require.NoError(t, err)
+	first := <-d.conns
+	f := s.CallAsync(ctx, messages.MethodToolsCall, map[string]any{"name": "elicit", "arguments": map[string]any{"message": "m"}})
+	<-entered
+	require.NoError(t, first.Close(ctx))
+	<-d.conns // the reconnect dialed
+	close(release)
+	raw, err := f.Await(ctx)
+	require.NoError(t, err)
+	assert.Contains(t, string(raw), `action=accept content={\"name\":\"Ada\"}`)
+}
