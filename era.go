@@ -23,11 +23,22 @@ var (
 	// because its method does not exist in the negotiated version (ping,
 	// resources/subscribe, logging/setLevel in 2026-07-28).
 	ErrNotInProtocolVersion = actors.ErrNotInProtocolVersion
-	// ErrInputRequired matches a request a 2026-07-28 server answered
-	// with an input_required result (InputRequiredError): the engine does
-	// not run those round trips yet.
+	// ErrInputRequired matches a request a 2026-07-28 server still
+	// answered with input_required after MaxInputRounds rounds of input
+	// (InputRequiredError).
 	ErrInputRequired = actors.ErrInputRequired
+	// ErrNoInputHandler matches an InputRequestError for an input request
+	// the engine has no handler for.
+	ErrNoInputHandler = actors.ErrNoInputHandler
 )
+
+// MaxInputRounds bounds the rounds of one 2026-07-28 multi round-trip
+// request: a server answers input_required, the engine answers its input
+// requests with the Sampling, Elicitation and Roots/RootsHandler handlers
+// (the same as for the legacy era's server requests) and sends the request
+// again with inputResponses and requestState, within the call's one
+// deadline, future and span.
+const MaxInputRounds = actors.MaxInputRounds
 
 type (
 	// NoCommonVersionError: the server speaks none of the engine's
@@ -37,8 +48,13 @@ type (
 	// it. Permanent.
 	NotModernError = actors.NotModernError
 	// InputRequiredError: see ErrInputRequired; it carries the server's
-	// answer.
+	// last answer.
 	InputRequiredError = actors.InputRequiredError
+	// InputRequestError: an input request the engine could not answer (no
+	// handler: ErrNoInputHandler) or whose handler failed (its error,
+	// unwrapped). The request is not sent again: the specification has no
+	// error answer for an input request.
+	InputRequestError = actors.InputRequestError
 	// MethodNotInVersionError: see ErrNotInProtocolVersion.
 	MethodNotInVersionError = actors.MethodNotInVersionError
 	// UnsupportedVersionError is a -32022 answer, its supported list

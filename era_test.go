@@ -387,7 +387,8 @@ func TestEveryRequestOfTheModernEraValidatesAgainstIts2026Schema(t *testing.T) {
 // era answers refusals with 400 and a JSON-RPC error body, which reaches
 // the caller as the typed error (-32020 header mismatch, -32021 missing
 // capability with its data) while the session stays up; an input_required
-// answer is an InputRequiredError carrying it, not a result; the headers
+// answer asking for what no handler answers is an InputRequestError, not a
+// result; the headers
 // the engine sends mirror the body.
 func TestModernHTTPRefusalsAreTypedErrors(t *testing.T) {
 	var mu sync.Mutex
@@ -451,13 +452,14 @@ func TestModernHTTPRefusalsAreTypedErrors(t *testing.T) {
 	assert.NotNil(t, mc.RequiredCapabilities.Elicitation)
 	assert.True(t, mc.Permanent())
 
-	// An input_required answer is not handed over as the result.
+	// An input_required answer is not handed over as the result; an
+	// input request the engine has no handler for ends the call.
 	_, err = s.CallTool(ctx, "needs-input", nil)
-	var ir *mcpengine.InputRequiredError
-	require.ErrorAs(t, err, &ir)
-	assert.ErrorIs(t, err, mcpengine.ErrInputRequired)
-	assert.Equal(t, map[string]string{"who": messages.MethodElicitationCreate}, ir.Requests)
-	assert.Contains(t, string(ir.Result), `"requestState":"s1"`)
+	var ire *mcpengine.InputRequestError
+	require.ErrorAs(t, err, &ire)
+	assert.ErrorIs(t, err, mcpengine.ErrNoInputHandler)
+	assert.Equal(t, "who", ire.Key)
+	assert.Equal(t, messages.MethodElicitationCreate, ire.Request)
 
 	_, err = s.CallTool(ctx, "caf\u00e9 tool", nil)
 	require.NoError(t, err)

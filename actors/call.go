@@ -72,6 +72,9 @@ func (c *Call) finish(a *sessionActor, result messages.RawMessage, err error) {
 		c.Span = nil
 		span.Finished(c.id, result, err)
 	}
+	if a != nil && a.rounds != nil {
+		a.endRounds(c) // a 2026-07-28 exchange ends with its call
+	}
 	if c.onDone != nil {
 		fn := c.onDone
 		c.onDone = nil

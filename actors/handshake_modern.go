@@ -282,13 +282,23 @@ func (h *EraHandshake) initialize(version string) HandshakeStep {
 }
 
 // meta builds the per-request fields of a modern session. The client
-// declares no capabilities in this era yet: sampling, elicitation and
-// roots reach a 2026-07-28 client only as input requests of an
-// input_required result, which the engine does not answer yet, so
-// declaring them would invite requests it cannot serve; a server that
-// needs one says so with -32021.
+// capabilities are those of the handlers installed, as initialize declares
+// them in the legacy era: sampling, elicitation and roots reach a
+// 2026-07-28 client as the input requests of an input_required answer,
+// which the engine answers with the same handlers (input_rounds.go).
 func (h *EraHandshake) meta(version string) (*messages.RequestMeta, error) {
-	return messages.NewRequestMeta(version, clientInfo(h.ClientInfo), messages.ClientCapabilities{})
+	return messages.NewRequestMeta(version, clientInfo(h.ClientInfo), modernCapabilities(h.caps))
+}
+
+// modernCapabilities are the client capabilities of the stateless era:
+// roots without listChanged (the era has no client notifications), no
+// tasks (a 2025-11-25 left-over).
+func modernCapabilities(caps messages.ClientCapabilities) messages.ClientCapabilities {
+	out := messages.ClientCapabilities{Sampling: caps.Sampling, Elicitation: caps.Elicitation, Experimental: caps.Experimental}
+	if caps.Roots != nil {
+		out.Roots = &messages.RootsCapability{}
+	}
+	return out
 }
 
 func clientInfo(info messages.Implementation) messages.Implementation {

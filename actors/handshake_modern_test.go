@@ -80,7 +80,8 @@ func TestEraHandshakeProbesThenSettlesOnTheServersEra(t *testing.T) {
 	t.Run("modern", func(t *testing.T) {
 		cache := NewEraCache()
 		h := &EraHandshake{Cache: cache, Key: "srv", ClientInfo: messages.Implementation{Name: "c", Version: "2"}}
-		offered(t, h.Begin(messages.ClientCapabilities{Sampling: &messages.SamplingCapability{}}))
+		offered(t, h.Begin(messages.ClientCapabilities{Sampling: &messages.SamplingCapability{},
+			Roots: &messages.RootsCapability{ListChanged: true}, Tasks: messages.RawMessage(`{}`)}))
 		st := h.Step(discoverResult(messages.Version20260728, messages.Version20251125), nil)
 		require.NoError(t, st.Err)
 		require.NotNil(t, st.Done)
@@ -88,8 +89,8 @@ func TestEraHandshakeProbesThenSettlesOnTheServersEra(t *testing.T) {
 		assert.Equal(t, messages.Version20260728, st.Done.ProtocolVersion)
 		assert.Equal(t, "srv", st.Done.ServerInfo.Name)
 		assert.NotNil(t, st.Done.Capabilities.Tools)
-		assert.Contains(t, string(st.Done.RequestMeta.Members()), `"io.modelcontextprotocol/clientCapabilities":{}`,
-			"no capability the engine cannot serve in this era yet")
+		assert.Contains(t, string(st.Done.RequestMeta.Members()), `"io.modelcontextprotocol/clientCapabilities":{"roots":{},"sampling":{}}`,
+			"the handlers installed, as initialize declares them; no listChanged (no client notifications) and no tasks in this era")
 		_, ok := h.Completed()
 		assert.False(t, ok, "no notifications/initialized")
 		assert.Equal(t, messages.Version20260728, cache.Get("srv"))

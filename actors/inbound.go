@@ -62,8 +62,8 @@ func (a *sessionActor) onResponse(msg *messages.Message) {
 		c.finish(a, nil, messages.TypedError(msg.Error))
 		return
 	}
-	if err := a.inputRequired(c, msg.Result); err != nil {
-		c.finish(a, nil, err)
+	if a.inputRequired(c, msg.Result) {
+		a.startInputRound(c, msg.Result)
 		return
 	}
 	c.finish(a, msg.Result, nil)
@@ -183,20 +183,31 @@ func (a *sessionActor) runHandler(msg *messages.Message, h ServerRequestHandler)
 		old() // a server reusing an id supersedes the old request
 	}
 	a.serverReqs[key] = cancel
-	epoch, id, params := a.conn.epoch, msg.ID, msg.Params
+	a.handleOffActor(ctx, cancel, msg.Method, msg.Params, h, &serverReplyReady{epoch: a.conn.epoch, id: msg.ID})
+}
+
+// handleOffActor runs h on a goroutine of its own and posts reply, with
+// h's answer filled in, back to the session: for the legacy era's server
+// requests and for the input requests of a 2026-07-28 round alike.
+// cancel, if not nil, is called once h returned.
+func (a *sessionActor) handleOffActor(ctx context.Context, cancel context.CancelFunc, method string, params messages.RawMessage, h ServerRequestHandler, reply *serverReplyReady) {
+	reply.method = method
 	sys, self := a.sh.sys, a.self
-	tel, peer, method := a.sh.cfg.Telemetry, a.sh.cfg.Peer, msg.Method
+	tel, peer := a.sh.cfg.Telemetry, a.sh.cfg.Peer
 	a.sh.background.Add(1)
 	// Owner: the session (Shared.background). Exits when the user's
 	// handler returns; its ctx is cancelled on notifications/cancelled,
-	// connection loss and Close.
+	// connection loss and Close (a server request), or when its call ends
+	// or its round is over (an input request).
 	go func() {
 		defer a.sh.background.Done()
-		defer cancel()
+		if cancel != nil {
+			defer cancel()
+		}
 		ctx, span := tel.StartInbound(ctx, peer, method, params)
-		result, err := safeHandle(ctx, h, params)
-		span.End(err)
-		sys.Root.Send(self, &serverReplyReady{epoch: epoch, id: id, result: result, err: err})
+		reply.result, reply.err = safeHandle(ctx, h, params)
+		span.End(reply.err)
+		sys.Root.Send(self, reply)
 	}()
 }
 
@@ -210,6 +221,10 @@ func safeHandle(ctx context.Context, h ServerRequestHandler, params messages.Raw
 }
 
 func (a *sessionActor) onServerReply(m *serverReplyReady) {
+	if m.input != nil {
+		a.onInputAnswer(m)
+		return
+	}
 	if a.conn == nil || a.conn.epoch != m.epoch {
 		return
 	}

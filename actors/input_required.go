@@ -8,19 +8,29 @@ import (
 	"github.com/mcpengine/mcpengine/messages"
 )
 
-// ErrInputRequired: a 2026-07-28 server answered with an input_required
-// result, whose round trips (answering its input requests and sending the
-// request again) the engine does not run yet.
-var ErrInputRequired error = &sentinel{"mcpengine: the server requires input the engine does not provide yet", "input_required"}
+// MaxInputRounds bounds the input_required answers the engine follows for
+// one call of a 2026-07-28 session (input_rounds.go): a server that asks
+// for input once more after this many rounds fails the call with an
+// *InputRequiredError.
+const MaxInputRounds = 8
+
+// ErrInputRequired: a 2026-07-28 server still answered input_required
+// after MaxInputRounds rounds of input.
+var ErrInputRequired error = &sentinel{"mcpengine: the server still requires input after the round limit", "input_required"}
+
+// ErrNoInputHandler: a server's input request names a kind the engine has
+// no handler for (no Sampling, Elicitation, Roots or RootsHandler
+// installed for it, or a method that is not an input request).
+var ErrNoInputHandler error = &sentinel{"mcpengine: no handler installed for this input request", "input_request"}
 
 // InputRequiredError is returned for a request a 2026-07-28 server
-// answered with resultType "input_required", rather than handing the
-// caller that answer as if it were the result it asked for. Result is the
-// server's answer as it came, for a caller that runs the round trip
-// itself.
+// answered with resultType "input_required" once more after MaxInputRounds
+// rounds of input. Result is the server's last answer as it came.
 type InputRequiredError struct {
 	Method string
-	// Requests are the methods of the input requests, by key.
+	// Rounds is how many rounds of input were answered before giving up.
+	Rounds int
+	// Requests are the methods of the last answer's input requests, by key.
 	Requests map[string]string
 	Result   messages.RawMessage
 }
@@ -31,31 +41,40 @@ func (e *InputRequiredError) Error() string {
 		keys = append(keys, k+": "+m)
 	}
 	sort.Strings(keys)
-	return fmt.Sprintf("mcpengine: %s needs input the engine does not provide yet (input_required round trips are not implemented): %s",
-		e.Method, strings.Join(keys, ", "))
+	return fmt.Sprintf("mcpengine: %s still needs input after %d rounds (the limit): %s",
+		e.Method, e.Rounds, strings.Join(keys, ", "))
 }
 func (e *InputRequiredError) Is(target error) bool { return target == ErrInputRequired }
 
 // ErrorType is the error's error.type in telemetry.
 func (e *InputRequiredError) ErrorType() string { return "input_required" }
 
-// inputRequired returns the error for a caller's request that a stateless
-// session's server answered with input_required, or nil. A legacy session
-// pays one atomic load; a modern one a byte scan of the result.
-func (a *sessionActor) inputRequired(c *Call, result messages.RawMessage) error {
+// InputRequestError: an input request of an input_required answer could
+// not be answered: the engine has no handler for it (Err matches
+// ErrNoInputHandler) or the handler failed (Err is its error). The
+// request is not sent again: the specification has no error answer for an
+// input request, and the server is not waiting for one.
+type InputRequestError struct {
+	// Method is the call's method; Key and Request name the input request.
+	Method, Key, Request string
+	Err                  error
+}
+
+func (e *InputRequestError) Error() string {
+	return fmt.Sprintf("mcpengine: %s: input request %q (%s): %v", e.Method, e.Key, e.Request, e.Err)
+}
+func (e *InputRequestError) Unwrap() error { return e.Err }
+
+// ErrorType is the error's error.type in telemetry.
+func (e *InputRequestError) ErrorType() string { return "input_request" }
+
+// inputRequired reports whether a stateless session's server answered a
+// caller's request with input_required. A legacy session pays one atomic
+// load; a modern one a byte scan of the result.
+func (a *sessionActor) inputRequired(c *Call, result messages.RawMessage) bool {
 	if c.onDone != nil {
-		return nil
+		return false
 	}
 	neg := a.sh.negotiated.Load()
-	if neg == nil || !neg.Modern() || !messages.IsInputRequired(result) {
-		return nil
-	}
-	e := &InputRequiredError{Method: c.Method, Requests: map[string]string{}, Result: result}
-	var r messages.InputRequiredResult
-	if messages.Unmarshal(result, &r) == nil {
-		for k, req := range r.InputRequests {
-			e.Requests[k] = req.Method
-		}
-	}
-	return e
+	return neg != nil && neg.Modern() && messages.IsInputRequired(result)
 }

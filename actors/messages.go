@@ -63,11 +63,15 @@ type retryNow struct {
 // sweepDue is sent by the deadline timer: expire overdue requests. No reply.
 type sweepDue struct{}
 
-// serverReplyReady is sent by a handler goroutine (sampling, elicitation)
-// with its answer to a server request. No reply.
+// serverReplyReady is sent by a handler goroutine (sampling, elicitation,
+// roots) with its answer: to a server request (id, of the connection of
+// epoch), or to an input request of a call's round (input, whatever the
+// connection). No reply.
 type serverReplyReady struct {
 	epoch  uint64
 	id     messages.ID
+	method string
+	input  *inputAnswer
 	result any
 	err    error
 }

@@ -26,8 +26,9 @@ func (a *sessionActor) onCall(_ actor.Context, c *Call) {
 			c.finish(a, nil, ErrQueueFull)
 			return
 		}
-		now := time.Now()
-		c.deadline = a.deadlineFor(c, now)
+		if a.roundsOf(c) == nil { // a call's rounds keep its first deadline
+			c.deadline = a.deadlineFor(c, time.Now())
+		}
 		a.queue = append(a.queue, c)
 		a.sh.stats.Queued.Store(int64(len(a.queue)))
 		a.armSweep(c.deadline)
@@ -89,8 +90,15 @@ func (a *sessionActor) transmit(c *Call) {
 	}
 	a.nextID++
 	c.id = a.nextID
-	c.sentAt = now
-	c.deadline = a.deadlineFor(c, now)
+	params := c.Params
+	if r := a.roundsOf(c); r == nil {
+		c.sentAt = now
+		c.deadline = a.deadlineFor(c, now)
+	} else {
+		// Sent again after input_required (input_rounds.go): one call,
+		// one deadline, from its first send.
+		params = r.params
+	}
 	a.pending[c.id] = c
 	a.sh.pendingCalls.Store(int32(len(a.pending)))
 	if a.conn != nil && a.conn.reader != nil {
@@ -98,7 +106,6 @@ func (a *sessionActor) transmit(c *Call) {
 	}
 	a.armSweep(c.deadline)
 
-	params := c.Params
 	if c.Progress != nil {
 		params = withProgressToken(params, c.id)
 	}
@@ -167,7 +174,7 @@ func (a *sessionActor) onCancel(m *cancelCall) {
 		a.forget(c.id)
 		a.sendCancelled(c.id, m.reason)
 	} else {
-		a.removeQueued(c)
+		a.removeQueued(c) // or its input requests are being answered: finish ends them
 	}
 	c.finish(a, nil, m.reason)
 }
@@ -233,6 +240,7 @@ func (a *sessionActor) sweep() {
 		}
 		c.finish(a, nil, a.timeoutError(c))
 	}
+	a.sweepRounds(now, consider)
 	kept := a.queue[:0]
 	for _, c := range a.queue {
 		if c.isFinished() {
@@ -265,8 +273,10 @@ func (a *sessionActor) failInFlight(err error) {
 	}
 }
 
-// failQueue fails every request still waiting for ready.
+// failQueue fails every request still waiting for ready, and those whose
+// input requests are being answered.
 func (a *sessionActor) failQueue(err error) {
+	a.failRounds(err)
 	q := a.queue
 	a.queue = nil
 	a.sh.stats.Queued.Store(int64(len(a.queue)))

@@ -41,6 +41,11 @@ type sessionActor struct {
 	// server-initiated requests being handled, by id (String form keeps the
 	// number/string distinction), to cancel them on notifications/cancelled.
 	serverReqs map[string]context.CancelFunc
+	// rounds holds the calls of a 2026-07-28 session in a multi
+	// round-trip exchange (input_rounds.go), from their first
+	// input_required answer until they finish; nil when there are none.
+	// Not a field of Call, which would then outgrow its size class.
+	rounds map[*Call]*inputRounds
 
 	sweepTimer *time.Timer
 	sweepAt    time.Time

@@ -119,7 +119,19 @@ func runInteropCell(t *testing.T, c interopCell) string {
 		t.Cleanup(ts.Close)
 		server = mcpengine.ServerConfig{URL: ts.URL, Type: "streamable-http"}
 	}
-	e := mcpengine.New(mcpengine.Config{ProtocolVersion: c.pin, ClientInfo: messages.Implementation{Name: "mcpengine-interop", Version: "1"}})
+	e := mcpengine.New(mcpengine.Config{ProtocolVersion: c.pin, ClientInfo: messages.Implementation{Name: "mcpengine-interop", Version: "1"},
+		Roots: []messages.Root{{URI: "file:///interop", Name: "interop"}},
+		Sampling: func(context.Context, *messages.CreateMessageParams) (*messages.CreateMessageResult, error) {
+			content, err := messages.Marshal(messages.TextContent("Paris"))
+			if err != nil {
+				return nil, err
+			}
+			return &messages.CreateMessageResult{Role: "assistant", Model: "interop", Content: content}, nil
+		},
+		Elicitation: func(context.Context, *messages.ElicitParams) (*messages.ElicitResult, error) {
+			return &messages.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada"}}, nil
+		},
+	})
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
@@ -141,7 +153,7 @@ func runInteropCell(t *testing.T, c interopCell) string {
 
 	tools, err := s.ListTools(ctx)
 	require.NoError(t, err)
-	require.Len(t, tools, 1)
+	require.Len(t, tools, 2)
 	res, err := s.CallTool(ctx, "echo", map[string]any{"text": "interop"})
 	require.NoError(t, err)
 	require.False(t, res.IsError, "%+v", res)
@@ -159,7 +171,16 @@ func runInteropCell(t *testing.T, c interopCell) string {
 	require.NoError(t, err)
 	require.Len(t, pr.Messages, 1)
 	require.NoError(t, s.Ping(ctx))
-	return fmt.Sprintf("%s (%s) — tools, resources, prompts, ping pass", s.ProtocolVersion(), s.Era())
+	if s.ProtocolVersion() != messages.Version20260728 {
+		return fmt.Sprintf("%s (%s) — tools, resources, prompts, ping pass", s.ProtocolVersion(), s.Era())
+	}
+	// input_required: elicitation, sampling and roots in one round, a
+	// requestState-only round, then the result.
+	res, err = s.CallTool(ctx, "ask", nil)
+	require.NoError(t, err)
+	require.False(t, res.IsError, "%+v", res)
+	require.Equal(t, "Ada|Paris|file:///interop", res.Content[0].Text)
+	return fmt.Sprintf("%s (%s) — tools, resources, prompts, ping, input_required pass", s.ProtocolVersion(), s.Era())
 }
 
 func errTarget(p any) any {
@@ -186,7 +207,10 @@ over stdio (a server subprocess, cmd/gosdkserver) and stateless Streamable HTTP
 (` + "`StreamableHTTPOptions{Stateless: true}`" + `, in process). "pin" is the engine's
 ` + "`Config.ProtocolVersion`" + ` (none: negotiated). Each passing cell lists tools, calls
 one, lists and reads resources, lists and gets prompts, and pings (a
-server/discover round trip in 2026-07-28).
+server/discover round trip in 2026-07-28); in 2026-07-28 it also calls a
+tool answering input_required twice (elicitation, sampling and roots in
+one round, then a requestState-only round), which the engine's handlers
+answer.
 
 | transport | server | pin | outcome |
 |---|---|---|---|
@@ -199,8 +223,7 @@ server/discover round trip in 2026-07-28).
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", c.transport, c.mode, pin, rows[i])
 	}
 	b.WriteString(`
-Not covered yet (issue 14): completion, subscriptions/listen and
-input_required round trips.
+Not covered yet (issue 14): completion and subscriptions/listen.
 `)
 	return b.String()
 }

@@ -13,12 +13,19 @@ func clientCallFailed(r *request, buf []byte, method string, err error) ([]byte,
 	if r.ctx.Err() != nil {
 		return buf, errNoResponse
 	}
+	if buf, werr, ok := modernAnswer(r, buf, err); ok {
+		return buf, werr
+	}
 	var werr *messages.WireError
 	if errors.As(err, &werr) {
 		return toolError(buf, method+" failed: "+werr.Error())
 	}
 	return toolError(buf, method+" failed: "+err.Error())
 }
+
+// The three tools below ask the client through askClient: a request in
+// the handshake era, an input_required round trip in the stateless era
+// (input_required.go).
 
 // toolSample: {prompt} -> sends sampling/createMessage (one user message,
 // maxTokens 100) and returns the text of the client's answer. The request is
@@ -40,7 +47,7 @@ func toolSample(r *request, buf []byte) ([]byte, *messages.WireError) {
 		SystemPrompt: "You are the demoserver's sampling target.",
 		MaxTokens:    100,
 	}
-	raw, err := r.s.call(r.ctx, messages.MethodSamplingCreateMessage, &params)
+	raw, err := r.askClient(messages.MethodSamplingCreateMessage, &params)
 	if err != nil {
 		return clientCallFailed(r, buf, messages.MethodSamplingCreateMessage, err)
 	}
@@ -79,7 +86,7 @@ func toolElicit(r *request, buf []byte) ([]byte, *messages.WireError) {
 	if v, _ := r.s.negotiated(); messages.VersionAtLeast(v, messages.Version20251125) {
 		params.Mode = messages.ElicitModeForm
 	}
-	raw, err := r.s.call(r.ctx, messages.MethodElicitationCreate, &params)
+	raw, err := r.askClient(messages.MethodElicitationCreate, &params)
 	if err != nil {
 		return clientCallFailed(r, buf, messages.MethodElicitationCreate, err)
 	}
@@ -106,7 +113,7 @@ func toolElicit(r *request, buf []byte) ([]byte, *messages.WireError) {
 // toolRoots: {} -> sends roots/list and returns the root URIs, one per
 // line, with structuredContent {"roots": [uri...]}.
 func toolRoots(r *request, buf []byte) ([]byte, *messages.WireError) {
-	raw, err := r.s.call(r.ctx, messages.MethodRootsList, &messages.ListRootsParams{})
+	raw, err := r.askClient(messages.MethodRootsList, &messages.ListRootsParams{})
 	if err != nil {
 		return clientCallFailed(r, buf, messages.MethodRootsList, err)
 	}

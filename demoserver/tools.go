@@ -60,18 +60,18 @@ func demoTools() []*tool {
 			Annotations: hints(true, false, true, false),
 		}, slow: true, run: toolLarge},
 		{def: messages.Tool{
-			Name: "sample", Title: "Sample", Description: "Asks the client to sample an LLM (sampling/createMessage) and returns the text.",
-			InputSchema: schema(`{"type":"object","properties":{"prompt":{"type":"string"}},"required":["prompt"]}`),
+			Name: "sample", Title: "Sample", Description: "Asks the client to sample an LLM (sampling/createMessage) and returns the text; in 2026-07-28 through input_required, rounds times (default 1).",
+			InputSchema: schema(`{"type":"object","properties":{"prompt":{"type":"string"},"rounds":{"type":"integer","minimum":1}},"required":["prompt"]}`),
 			Annotations: hints(true, false, false, true),
 		}, slow: true, run: toolSample},
 		{def: messages.Tool{
-			Name: "elicit", Title: "Elicit", Description: "Asks the user for input (elicitation/create) and returns the answer.",
-			InputSchema: schema(`{"type":"object","properties":{"message":{"type":"string"}},"required":["message"]}`),
+			Name: "elicit", Title: "Elicit", Description: "Asks the user for input (elicitation/create) and returns the answer; in 2026-07-28 through input_required, rounds times (default 1).",
+			InputSchema: schema(`{"type":"object","properties":{"message":{"type":"string"},"rounds":{"type":"integer","minimum":1}},"required":["message"]}`),
 			Annotations: hints(true, false, false, true),
 		}, slow: true, run: toolElicit},
 		{def: messages.Tool{
-			Name: "roots", Title: "Roots", Description: "Asks the client for its roots (roots/list) and returns their URIs.",
-			InputSchema: schema(`{"type":"object","properties":{}}`),
+			Name: "roots", Title: "Roots", Description: "Asks the client for its roots (roots/list) and returns their URIs; in 2026-07-28 through input_required, rounds times (default 1).",
+			InputSchema: schema(`{"type":"object","properties":{"rounds":{"type":"integer","minimum":1}}}`),
 			Annotations: hints(true, false, false, true),
 		}, slow: true, run: toolRoots},
 		{def: messages.Tool{

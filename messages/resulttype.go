@@ -1,6 +1,9 @@
 package messages
 
-import "bytes"
+import (
+	"bytes"
+	"slices"
+)
 
 // Result types of the 2026-07-28 era. A result without resultType (every
 // result of the legacy era) is complete.
@@ -57,4 +60,50 @@ func IsInputRequired(result RawMessage) bool {
 		ResultType string `json:"resultType"`
 	}
 	return Unmarshal(result, &r) == nil && r.ResultType == ResultTypeInputRequired
+}
+
+// AppendInputRetry appends the params of a request sent again after an
+// InputRequiredResult: params (a JSON object, or empty) with
+// inputResponses (omitted when empty; keys in sorted order) and
+// requestState (omitted when "") added as its last members. The caller's
+// params are copied, never modified, so each round starts from them.
+func AppendInputRetry(dst []byte, params RawMessage, responses InputResponses, state string) []byte {
+	p := bytes.TrimSpace(params)
+	empty := len(p) == 0 || string(p) == "null" || isEmptyObject(p)
+	if empty {
+		dst = append(dst, '{')
+	} else {
+		p = bytes.TrimRight(p[:len(p)-1], " \t\r\n") // without its closing brace
+		dst = append(dst, p...)
+	}
+	sep := func() {
+		if !empty {
+			dst = append(dst, ',')
+		}
+		empty = false
+	}
+	if len(responses) > 0 {
+		sep()
+		keys := make([]string, 0, len(responses))
+		for k := range responses {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		dst = append(dst, `"inputResponses":{`...)
+		for i, k := range keys {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			dst = AppendJSONString(dst, k)
+			dst = append(dst, ':')
+			dst = append(dst, responses[k]...)
+		}
+		dst = append(dst, '}')
+	}
+	if state != "" {
+		sep()
+		dst = append(dst, `"requestState":`...)
+		dst = AppendJSONString(dst, state)
+	}
+	return append(dst, '}')
 }

@@ -207,3 +207,31 @@ func paramString(params messages.RawMessage, key string) string {
 	}
 	return v
 }
+
+// Context returns the span's context, for work done on the call's behalf
+// (the handlers of its input requests); context.Background on a nil span.
+func (s *CallSpan) Context() context.Context {
+	if s == nil {
+		return context.Background()
+	}
+	return s.ctx
+}
+
+// InputRequired records one round of a 2026-07-28 multi round-trip
+// request: the server answered input_required for the round-th time,
+// asking for these input requests (their methods, sorted).
+func (s *CallSpan) InputRequired(round int, methods []string) {
+	if s == nil {
+		return
+	}
+	s.span.AddEvent(EventInputRequired, trace.WithAttributes(
+		attribute.Int(AttrInputRound, round),
+		attribute.StringSlice(AttrInputRequests, methods)))
+}
+
+// The span event of an input_required round and its attributes.
+const (
+	EventInputRequired = "mcp.input_required"
+	AttrInputRound     = "mcp.input_required.round"
+	AttrInputRequests  = "mcp.input_required.requests"
+)

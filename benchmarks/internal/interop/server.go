@@ -4,11 +4,14 @@
 // so that go-sdk never enters the main module.
 package interop
 
+//lint:file-ignore SA1019 the interop server exercises sampling and roots on purpose: deprecated in 2026-07-28 (SEP-2577), still part of it.
+
 import (
 	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -58,6 +61,7 @@ func NewServer(mode string) (*mcp.Server, error) {
 		func(_ context.Context, r *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "Hello, " + r.Params.Arguments["name"]}}}}, nil
 		})
+	s.AddTool(&mcp.Tool{Name: "ask", Description: "asks the client through input_required (2026-07-28)", InputSchema: json.RawMessage(`{"type":"object"}`)}, ask)
 	if mode == ModeRefuseInitialize {
 		s.AddReceivingMiddleware(refuseInitialize)
 	}
@@ -77,5 +81,43 @@ func refuseInitialize(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		data, _ := json.Marshal(&mcp.UnsupportedProtocolVersionData{Supported: []string{"2026-07-28"}, Requested: requested})
 		return nil, &jsonrpc.Error{Code: mcp.CodeUnsupportedProtocolVersion, Message: "Unsupported protocol version", Data: data}
+	}
+}
+
+// ask is a multi round-trip tool (2026-07-28): the first round asks for an
+// elicitation, a sampling and the roots at once, the second (with the
+// state of the first) asks for nothing but its own state back, and the
+// third completes with what the client answered. A client of the
+// handshake era gets the requests sent by the SDK's own middleware.
+func ask(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	p := req.Params
+	switch p.RequestState {
+	case "":
+		return &mcp.CallToolResult{RequestState: "asked", InputRequests: mcp.InputRequestMap{
+			"who": &mcp.ElicitParams{Mode: "form", Message: "name?", RequestedSchema: map[string]any{
+				"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string"}}}},
+			"model": &mcp.CreateMessageParams{MaxTokens: 10, Messages: []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "capital of France?"}}}},
+			"roots": &mcp.ListRootsParams{},
+		}}, nil
+	case "asked":
+		who, _ := p.InputResponses["who"].(*mcp.ElicitResult)
+		model, _ := p.InputResponses["model"].(*mcp.CreateMessageWithToolsResult)
+		roots, _ := p.InputResponses["roots"].(*mcp.ListRootsResult)
+		if who == nil || model == nil || roots == nil || len(model.Content) == 0 || len(roots.Roots) == 0 {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "missing input responses"}
+		}
+		text, _ := model.Content[0].(*mcp.TextContent)
+		if text == nil {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "sampling answered no text"}
+		}
+		answer := fmt.Sprintf("%v|%s|%s", who.Content["name"], text.Text, roots.Roots[0].URI)
+		// requestState only: the client sends it back at once.
+		return &mcp.CallToolResult{RequestState: "answered:" + answer, InputRequests: mcp.InputRequestMap{}}, nil
+	default:
+		answer, ok := strings.CutPrefix(p.RequestState, "answered:")
+		if !ok {
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid requestState"}
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: answer}}}, nil
 	}
 }
