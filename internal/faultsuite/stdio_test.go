@@ -1,0 +1,333 @@
+//go:build linux
+
+package faultsuite
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpengine/mcpengine"
+	"github.com/mcpengine/mcpengine/internal/proctest"
+	"github.com/mcpengine/mcpengine/supervisor"
+	"github.com/mcpengine/mcpengine/transport"
+)
+
+// engineServe is the demo server as users run it, with fault flags.
+func engineServe(args ...string) mcpengine.ServerConfig {
+	return mcpengine.ServerConfig{Command: engineBin, Args: append([]string{"serve"}, args...)}
+}
+
+// waitGroupGone waits until process group pgid has no live member, for at
+// most within, and reports whether it emptied.
+func waitGroupGone(t *testing.T, pgid int, within time.Duration) bool {
+	t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		members, err := proctest.Group(pgid)
+		require.NoError(t, err)
+		if len(members) == 0 {
+			return true
+		}
+		if time.Now().After(deadline) {
+			t.Logf("process group %d still has %v", pgid, members)
+			return false
+		}
+		time.Sleep(10 * time.Millisecond) // polling /proc: there is nothing to wait on
+	}
+}
+
+// leftReady returns a channel that receives the first change of s away
+// from ready.
+func leftReady(t *testing.T, s *mcpengine.Session) <-chan mcpengine.StateChange {
+	ch := make(chan mcpengine.StateChange, 1)
+	stop := s.WatchState(func(c mcpengine.StateChange) {
+		if c.From == mcpengine.StateReady {
+			select {
+			case ch <- c:
+			default:
+			}
+		}
+	})
+	t.Cleanup(stop)
+	return ch
+}
+
+// A server started by a wrapper that leaves a child behind holding its
+// stdout (`sleep 60 & exec engine serve`, as npx, uvx and launch scripts
+// do) is killed with SIGKILL: every call in flight fails with
+// ErrConnectionLost at once (not by its timeout), an idle session leaves
+// ready by itself, the child dies with the server's process group, and
+// both sessions come back.
+func TestDiesWithChildrenAlive(t *testing.T) {
+	f := newFault(t, "stdio", "in-flight calls: ErrConnectionLost; idle session leaves ready; group killed; ready again", mcpengine.Config{})
+	dir := t.TempDir()
+	script := filepath.Join(dir, "wrapper.sh")
+	require.NoError(t, os.WriteFile(script, []byte("#!/bin/sh\nsleep 60 &\necho \"$$\" >> \"$PIDS_FILE\"\nexec \"$ENGINE\" serve\n"), 0o755))
+	server := func(name string) (mcpengine.ServerConfig, string) {
+		pids := filepath.Join(dir, name+".pids")
+		return mcpengine.ServerConfig{Command: script, Env: map[string]string{"PIDS_FILE": pids, "ENGINE": engineBin}}, pids
+	}
+	lastPID := func(file string) int {
+		b, err := os.ReadFile(file)
+		require.NoError(t, err)
+		lines := strings.Fields(string(b))
+		pid, err := strconv.Atoi(lines[len(lines)-1])
+		require.NoError(t, err)
+		return pid
+	}
+	busyServer, busyPids := server("busy")
+	idleServer, idlePids := server("idle")
+	busy := f.connect("busy", busyServer)
+	idle := f.connect("idle", idleServer)
+	idleLeft := leftReady(t, idle)
+	busyLeft := leftReady(t, busy)
+
+	const n = 50
+	var wg sync.WaitGroup
+	var killed time.Time
+	var killedMu sync.Mutex
+	for i := range n {
+		wg.Add(1)
+		// Owner: this test; exits when the call returns.
+		go func() {
+			defer wg.Done()
+			_, err := busy.CallTool(f.ctx(2*requestTimeout), "sleep", map[string]any{"ms": 600000})
+			killedMu.Lock()
+			took := time.Since(killed)
+			killedMu.Unlock()
+			f.tookErr(took)
+			assert.ErrorIs(t, err, mcpengine.ErrConnectionLost, "call %d", i)
+			assert.NotErrorIs(t, err, mcpengine.ErrTimeout, "call %d", i)
+			assert.Less(t, took, slack, "call %d noticed the death late", i)
+		}()
+	}
+	// Every call is on the wire and read: a ping after them is answered
+	// only once the server has read what came before it.
+	for busy.Stats().Requests.Load() < n {
+		time.Sleep(time.Millisecond) // the calls are being sent
+	}
+	require.NoError(t, busy.Ping(f.ctx(requestTimeout)))
+
+	busyPID, idlePID := lastPID(busyPids), lastPID(idlePids)
+	killedMu.Lock()
+	killed = time.Now()
+	killedMu.Unlock()
+	require.NoError(t, syscall.Kill(busyPID, syscall.SIGKILL))
+	require.NoError(t, syscall.Kill(idlePID, syscall.SIGKILL))
+	wg.Wait()
+
+	for _, ch := range []<-chan mcpengine.StateChange{busyLeft, idleLeft} {
+		select {
+		case c := <-ch:
+			assert.Error(t, c.Err, "why it left ready")
+		case <-time.After(slack):
+			t.Fatalf("a session still says ready %v after its server was killed", slack)
+		}
+	}
+	// The children the wrappers left died with their servers' groups.
+	assert.True(t, waitGroupGone(t, busyPID, slack), "the busy server's orphan outlived it")
+	assert.True(t, waitGroupGone(t, idlePID, slack), "the idle server's orphan outlived it")
+
+	waitState(t, busy, mcpengine.StateReady, slack)
+	waitState(t, idle, mcpengine.StateReady, slack)
+	require.NoError(t, busy.Ping(f.ctx(requestTimeout)))
+	require.NoError(t, idle.Ping(f.ctx(requestTimeout)))
+	assert.Equal(t, uint64(1), busy.Stats().Restarts.Load())
+	assert.Equal(t, uint64(1), idle.Stats().Restarts.Load())
+	f.notePIDs()
+}
+
+// A server that exits right after each handshake: the restarts slow
+// down (the backoff is not reset by a handshake that did not last), every
+// call returns by its deadline with ErrConnectionLost or ErrTimeout.
+func TestCrashLoop(t *testing.T) {
+	// Without jitter the policy's delays are 20, 40, 80, 160, 320, then
+	// 500 ms: over window no more than maxRestarts restarts can happen,
+	// however fast the machine (a slower one restarts less).
+	const window = 3 * time.Second
+	const maxRestarts = 12
+	policy := supervisor.Policy{Initial: 20 * time.Millisecond, Max: 500 * time.Millisecond, Jitter: -1}
+	f := newFault(t, "stdio", "restarts slowed by the backoff; calls: ErrConnectionLost or ErrTimeout by their deadline", mcpengine.Config{Backoff: policy})
+	s := f.open("crash", scripted(modeCrashAfterInit, nil))
+	end := time.Now().Add(window)
+	for time.Now().Before(end) {
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		r, took := timedCall(s, ctx, "echo", map[string]any{"text": "x"})
+		cancel()
+		f.tookErr(took)
+		if !assert.Error(t, r.err, "the server never answers a call") {
+			continue
+		}
+		if !errorsIsAny(r.err, mcpengine.ErrConnectionLost, mcpengine.ErrTimeout) {
+			t.Errorf("want ErrConnectionLost or ErrTimeout, got %v", r.err)
+		}
+		assert.Less(t, took, 200*time.Millisecond+slack, "a call waited past its deadline")
+		f.notePIDs()
+	}
+	restarts := s.Stats().Restarts.Load()
+	assert.Positive(t, restarts, "the server died and was restarted")
+	assert.LessOrEqual(t, restarts, uint64(maxRestarts), "restarts over %v: the backoff was reset by handshakes", window)
+	assert.NotEqual(t, mcpengine.StateClosed, s.State(), "a crash loop is retried without limit")
+}
+
+func errorsIsAny(err error, targets ...error) bool {
+	for _, target := range targets {
+		if errorIs(err, target) {
+			return true
+		}
+	}
+	return false
+}
+
+// Garbage between the answers (a line that is not JSON, one that is not
+// UTF-8): counted and dropped; every caller gets its own answer; no
+// restart.
+func TestBrokenFrames(t *testing.T) {
+	f := newFault(t, "stdio", "garbage dropped and counted; every caller its own answer; no restart", mcpengine.Config{})
+	s := f.connect("garbage", engineServe("--garbage-every", "1"))
+	assert.Zero(t, echoAll(t, s, "g", 16, 8, nil))
+	assert.GreaterOrEqual(t, s.Stats().InvalidFrames.Load()+s.Stats().InvalidUTF8Frames.Load(), uint64(16*8/2))
+	assert.Equal(t, mcpengine.StateReady, s.State())
+	assert.Zero(t, s.Stats().Restarts.Load())
+}
+
+// Answers whose id matches a pending call but that break JSON-RPC
+// (result and error both, "jsonrpc":"1.0", the id sent back as a
+// string): that call fails at once with a *ProtocolError, the others get
+// their own answers, and the session goes on.
+func TestBrokenAnswer(t *testing.T) {
+	f := newFault(t, "stdio", "*ProtocolError at once (result+error, jsonrpc 1.0, string id); others unharmed; no restart", mcpengine.Config{})
+	s := f.connect("broken", scripted(modeTools, nil))
+	var wg sync.WaitGroup
+	for _, tool := range []string{"both", "v1", "string-id"} {
+		for i := range 4 {
+			wg.Add(1)
+			// Owner: this test; exits when the call returns.
+			go func() {
+				defer wg.Done()
+				r, took := timedCall(s, f.ctx(2*requestTimeout), tool, nil)
+				f.tookErr(took)
+				assert.ErrorIs(t, r.err, mcpengine.ErrProtocol, "%s %d", tool, i)
+				var pe *mcpengine.ProtocolError
+				assert.ErrorAs(t, r.err, &pe, "%s %d", tool, i)
+				assert.Less(t, took, slack, "%s %d waited for its timeout", tool, i)
+			}()
+		}
+	}
+	assert.Zero(t, echoAll(t, s, "b", 8, 4, nil))
+	wg.Wait()
+	assert.Equal(t, mcpengine.StateReady, s.State())
+	assert.Zero(t, s.Stats().Restarts.Load())
+	assert.Zero(t, s.Stats().Timeouts.Load())
+	assert.Equal(t, uint64(12), s.Stats().InvalidFrames.Load())
+}
+
+// An answer above Config.MaxFrameBytes: the stdio connection cannot
+// resynchronise, so it fails at once with ErrConnectionLost carrying a
+// *transport.FrameTooLargeError, and the session comes back.
+func TestOversizedFrame(t *testing.T) {
+	const limit = 256 << 10
+	f := newFault(t, "stdio", "ErrConnectionLost (FrameTooLargeError) at once; ready again", mcpengine.Config{MaxFrameBytes: limit})
+	s := f.connect("oversized", engineServe())
+	r, took := timedCall(s, f.ctx(2*requestTimeout), "large", map[string]any{"bytes": 4 * limit})
+	f.tookErr(took)
+	require.ErrorIs(t, r.err, mcpengine.ErrConnectionLost)
+	var tooLarge *transport.FrameTooLargeError
+	assert.ErrorAs(t, r.err, &tooLarge)
+	assert.Less(t, took, slack)
+	waitState(t, s, mcpengine.StateReady, slack)
+	f.notePIDs()
+	assert.Zero(t, echoAll(t, s, "o", 4, 4, nil))
+	assert.Equal(t, uint64(1), s.Stats().Restarts.Load())
+}
+
+// A tool call the server never answers: callers with a ctx deadline get
+// a *TimeoutError (also context.DeadlineExceeded) by their deadline, and
+// the session stays ready.
+func TestNeverAnswers(t *testing.T) {
+	f := newFault(t, "stdio", "*TimeoutError = DeadlineExceeded at the caller's deadline (300ms); still ready", mcpengine.Config{})
+	s := f.connect("never", scripted(modeTools, nil))
+	deadlineCalls(f, s, 50, 300*time.Millisecond, "hang", func(int) map[string]any { return nil })
+	assert.Zero(t, echoAll(t, s, "n", 4, 4, nil))
+	assert.Equal(t, mcpengine.StateReady, s.State())
+	assert.Zero(t, s.Stats().Restarts.Load())
+}
+
+// A server that stops reading its stdin while the client writes: the pipe
+// fills, yet every caller returns at its own deadline, and Close is not
+// held up by the server.
+func TestStopsReading(t *testing.T) {
+	f := newFault(t, "stdio", "*TimeoutError at the caller's deadline (500ms) although the pipe is full", mcpengine.Config{})
+	s := f.connect("deaf", scripted(modeStopReading, nil))
+	text := strings.Repeat("x", 4000) // 100 of these: 400 KB, far over a pipe's 64 KiB
+	deadlineCalls(f, s, 100, 500*time.Millisecond, "echo", func(int) map[string]any { return map[string]any{"text": text} })
+	ctx, cancel := context.WithTimeout(context.Background(), slack)
+	defer cancel()
+	assert.NoError(t, s.Close(ctx), "Close of a session whose server stopped reading")
+}
+
+// A server that writes a megabyte of noise to stderr for every request:
+// stderr is drained, calls succeed, nothing restarts.
+func TestFloodsStderr(t *testing.T) {
+	f := newFault(t, "stdio", "calls succeed under 1 MiB of stderr per request; no restart", mcpengine.Config{})
+	s := f.connect("noisy", engineServe("--stderr-spam", "1048576"))
+	assert.Zero(t, echoAll(t, s, "s", 4, 8, nil))
+	assert.Equal(t, mcpengine.StateReady, s.State())
+	assert.Zero(t, s.Stats().Restarts.Load())
+}
+
+// A server that answers a protocol version the engine cannot speak: the
+// session retries within its restart budget, then closes for good with
+// ErrVersionMismatch; a call waiting for it fails with ErrSessionClosed.
+func TestWrongProtocolVersion(t *testing.T) {
+	f := newFault(t, "stdio", "ErrVersionMismatch within the restart budget, then closed; waiting call: ErrSessionClosed", mcpengine.Config{RestartBudget: 2})
+	start := time.Now()
+	s := f.open("old", engineServe("--answer-version", "1999-01-01"))
+	var wg sync.WaitGroup
+	wg.Add(1)
+	// Owner: this test; exits when the call returns (when the session
+	// closes for good).
+	go func() {
+		defer wg.Done()
+		r, took := timedCall(s, f.ctx(2*requestTimeout), "echo", map[string]any{"text": "x"})
+		f.tookErr(took)
+		assert.ErrorIs(t, r.err, mcpengine.ErrSessionClosed)
+		assert.Less(t, took, slack)
+	}()
+	err := s.WaitReady(f.ctx(2 * requestTimeout))
+	f.tookErr(time.Since(start))
+	assert.ErrorIs(t, err, mcpengine.ErrVersionMismatch)
+	assert.ErrorIs(t, err, mcpengine.ErrSessionClosed)
+	var vm *mcpengine.VersionMismatchError
+	assert.ErrorAs(t, err, &vm)
+	assert.Less(t, time.Since(start), slack, "closed within the budget, not by the ctx")
+	wg.Wait()
+	assert.Equal(t, mcpengine.StateClosed, s.State())
+}
+
+// A server that writes its answer a byte at a time, slowly: a caller
+// whose deadline passes mid-frame returns by it (the reader busy with
+// the half-read frame does not hold it), the caller that waits long
+// enough gets its own answer, and the late answer harms nothing.
+func TestSlowTrickle(t *testing.T) {
+	f := newFault(t, "stdio", "answer arrives a byte per 5ms: short deadline *TimeoutError on time, long one its answer", mcpengine.Config{})
+	s := f.connect("trickle", scripted(modeTools, nil))
+	text := strings.Repeat("t", 60) // ~140 bytes of frame: ~0.7 s or more
+	deadlineCalls(f, s, 1, 200*time.Millisecond, "trickle", func(int) map[string]any { return map[string]any{"text": text, "gap_ms": 5} })
+	r, _ := timedCall(s, f.ctx(2*requestTimeout), "trickle", map[string]any{"text": text + "-mine", "gap_ms": 5})
+	require.NoError(t, r.err)
+	assert.Equal(t, text+"-mine", r.text)
+	assert.Zero(t, echoAll(t, s, "t", 4, 2, nil))
+	assert.Equal(t, mcpengine.StateReady, s.State())
+	assert.Zero(t, s.Stats().Restarts.Load())
+}
