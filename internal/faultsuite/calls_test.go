@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -16,8 +15,9 @@ import (
 // echoAll runs n concurrent callers, each calling echo rounds times with
 // its own text, and checks that each gets its own text back: no answer
 // reaches the wrong caller. A call may fail only with an error allowed
-// says is expected (the fault's own); failures are counted, not timed.
-func echoAll(t *testing.T, s *mcpengine.Session, tag string, n, rounds int, allowed func(error) bool) (failed int) {
+// says is expected (the fault's own); failures are counted and timed.
+func echoAll(f *fault, s *mcpengine.Session, tag string, n, rounds int, allowed func(error) bool) (failed int) {
+	t := f.t
 	t.Helper()
 	var mu sync.Mutex
 	var wg sync.WaitGroup
@@ -29,9 +29,11 @@ func echoAll(t *testing.T, s *mcpengine.Session, tag string, n, rounds int, allo
 			for r := range rounds {
 				want := fmt.Sprintf("%s-%d-%d", tag, i, r)
 				ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+				start := time.Now()
 				res, err := s.CallTool(ctx, "echo", map[string]any{"text": want})
 				cancel()
 				if err != nil {
+					f.tookErr(time.Since(start))
 					if allowed == nil || !allowed(err) {
 						t.Errorf("caller %d: %v", i, err)
 					}

@@ -195,7 +195,7 @@ func errorsIsAny(err error, targets ...error) bool {
 func TestBrokenFrames(t *testing.T) {
 	f := newFault(t, "stdio", "garbage dropped and counted; every caller its own answer; no restart", mcpengine.Config{})
 	s := f.connect("garbage", engineServe("--garbage-every", "1"))
-	assert.Zero(t, echoAll(t, s, "g", 16, 8, nil))
+	assert.Zero(t, echoAll(f, s, "g", 16, 8, nil))
 	assert.GreaterOrEqual(t, s.Stats().InvalidFrames.Load()+s.Stats().InvalidUTF8Frames.Load(), uint64(16*8/2))
 	assert.Equal(t, mcpengine.StateReady, s.State())
 	assert.Zero(t, s.Stats().Restarts.Load())
@@ -224,7 +224,7 @@ func TestBrokenAnswer(t *testing.T) {
 			}()
 		}
 	}
-	assert.Zero(t, echoAll(t, s, "b", 8, 4, nil))
+	assert.Zero(t, echoAll(f, s, "b", 8, 4, nil))
 	wg.Wait()
 	assert.Equal(t, mcpengine.StateReady, s.State())
 	assert.Zero(t, s.Stats().Restarts.Load())
@@ -247,7 +247,7 @@ func TestOversizedFrame(t *testing.T) {
 	assert.Less(t, took, slack)
 	waitState(t, s, mcpengine.StateReady, slack)
 	f.notePIDs()
-	assert.Zero(t, echoAll(t, s, "o", 4, 4, nil))
+	assert.Zero(t, echoAll(f, s, "o", 4, 4, nil))
 	assert.Equal(t, uint64(1), s.Stats().Restarts.Load())
 }
 
@@ -258,7 +258,7 @@ func TestNeverAnswers(t *testing.T) {
 	f := newFault(t, "stdio", "*TimeoutError = DeadlineExceeded at the caller's deadline (300ms); still ready", mcpengine.Config{})
 	s := f.connect("never", scripted(modeTools, nil))
 	deadlineCalls(f, s, 50, 300*time.Millisecond, "hang", func(int) map[string]any { return nil })
-	assert.Zero(t, echoAll(t, s, "n", 4, 4, nil))
+	assert.Zero(t, echoAll(f, s, "n", 4, 4, nil))
 	assert.Equal(t, mcpengine.StateReady, s.State())
 	assert.Zero(t, s.Stats().Restarts.Load())
 }
@@ -281,7 +281,7 @@ func TestStopsReading(t *testing.T) {
 func TestFloodsStderr(t *testing.T) {
 	f := newFault(t, "stdio", "calls succeed under 1 MiB of stderr per request; no restart", mcpengine.Config{})
 	s := f.connect("noisy", engineServe("--stderr-spam", "1048576"))
-	assert.Zero(t, echoAll(t, s, "s", 4, 8, nil))
+	assert.Zero(t, echoAll(f, s, "s", 4, 8, nil))
 	assert.Equal(t, mcpengine.StateReady, s.State())
 	assert.Zero(t, s.Stats().Restarts.Load())
 }
@@ -327,7 +327,7 @@ func TestSlowTrickle(t *testing.T) {
 	r, _ := timedCall(s, f.ctx(2*requestTimeout), "trickle", map[string]any{"text": text + "-mine", "gap_ms": 5})
 	require.NoError(t, r.err)
 	assert.Equal(t, text+"-mine", r.text)
-	assert.Zero(t, echoAll(t, s, "t", 4, 2, nil))
+	assert.Zero(t, echoAll(f, s, "t", 4, 2, nil))
 	assert.Equal(t, mcpengine.StateReady, s.State())
 	assert.Zero(t, s.Stats().Restarts.Load())
 }

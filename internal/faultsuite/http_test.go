@@ -1,0 +1,256 @@
+package faultsuite
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpengine/mcpengine"
+	"github.com/mcpengine/mcpengine/demoserver"
+	"github.com/mcpengine/mcpengine/transport"
+)
+
+// demoHTTP serves the demo server over HTTP with the given faults, in
+// this process; it is closed after the engine. It returns the Streamable
+// HTTP endpoint.
+func (f *fault) demoHTTP(o demoserver.HTTPOptions) string {
+	f.t.Helper()
+	hs, err := demoserver.New(demoserver.Options{}).ListenHTTP("127.0.0.1:0", o)
+	require.NoError(f.t, err)
+	f.closeAfterEngine(hs.Close)
+	return hs.StreamableURL()
+}
+
+// faultyHTTP serves the demo server behind a handler that answers some
+// tools/call requests itself, badly (what the demo server has no fault
+// for): the broken answers of the scripted stdio server (both, v1,
+// string-id) and trickle {text, gap_ms}, a JSON answer written a byte at
+// a time. It returns the Streamable HTTP endpoint.
+func (f *fault) faultyHTTP(o demoserver.HTTPOptions) string {
+	h := demoserver.New(demoserver.Options{}).HTTPHandler(o)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && serveFaultyCall(w, r) {
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	f.closeAfterEngine(func(ctx context.Context) error {
+		err := h.Close(ctx)
+		ts.Close()
+		return err
+	})
+	return ts.URL + demoserver.PathStreamable
+}
+
+// serveFaultyCall answers r if it is a tools/call of one of faultyHTTP's
+// tools, and reports whether it did; otherwise r's body is left as it was.
+func serveFaultyCall(w http.ResponseWriter, r *http.Request) bool {
+	body, err := io.ReadAll(r.Body)
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	if err != nil {
+		return false
+	}
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+		Params struct {
+			Name string `json:"name"`
+			Args struct {
+				Text  string `json:"text"`
+				GapMS int    `json:"gap_ms"`
+			} `json:"arguments"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(body, &m) != nil || m.Method != "tools/call" {
+		return false
+	}
+	id := string(m.ID)
+	var answer string
+	switch m.Params.Name {
+	case "both":
+		answer = `{"jsonrpc":"2.0","id":` + id + `,"result":{},"error":{"code":1,"message":"both"}}`
+	case "v1":
+		answer = `{"jsonrpc":"1.0","id":` + id + `,"result":{}}`
+	case "string-id":
+		answer = `{"jsonrpc":"2.0","id":"` + id + `","result":{}}`
+	case "trickle":
+		text, _ := json.Marshal(m.Params.Args.Text)
+		answer = `{"jsonrpc":"2.0","id":` + id + `,"result":{"content":[{"type":"text","text":` + string(text) + `}]}}`
+	default:
+		return false
+	}
+	w.Header().Set("Content-Type", "application/json")
+	if m.Params.Name != "trickle" {
+		_, _ = io.WriteString(w, answer)
+		return true
+	}
+	gap := time.Duration(m.Params.Args.GapMS) * time.Millisecond
+	fl := w.(http.Flusher)
+	for i := 0; i < len(answer); i++ {
+		if _, err := w.Write([]byte{answer[i]}); err != nil {
+			return true
+		}
+		fl.Flush()
+		select {
+		case <-r.Context().Done(): // the client gave up
+			return true
+		case <-time.After(gap): // the fault itself: a server that trickles
+		}
+	}
+	return true
+}
+
+func httpServer(url string) mcpengine.ServerConfig {
+	return mcpengine.ServerConfig{URL: url, Type: "streamable-http"}
+}
+
+// Every third request POST gets 503: that request alone fails, at once,
+// with ErrRequestFailed; the others get their own answers; the session
+// never drops.
+func TestHTTP5xx(t *testing.T) {
+	f := newFault(t, "http", "the failed request alone: ErrRequestFailed at once; others unharmed; no restart", mcpengine.Config{})
+	s := f.connect("5xx", httpServer(f.demoHTTP(demoserver.HTTPOptions{FailEvery: 3})))
+	failed := echoAll(f, s, "5", 8, 8, func(err error) bool {
+		return errors.Is(err, mcpengine.ErrRequestFailed) && strings.Contains(err.Error(), "503")
+	})
+	assert.Positive(t, failed, "the server failed requests")
+	f.mu.Lock()
+	for _, d := range f.took {
+		assert.Less(t, d, slack, "a failed request was noticed late")
+	}
+	f.mu.Unlock()
+	assert.Equal(t, mcpengine.StateReady, s.State())
+	assert.Zero(t, s.Stats().Restarts.Load())
+}
+
+// The server forgets the session after 5 request POSTs (404): the calls
+// in flight fail at once with ErrConnectionLost (ErrSessionExpired), the
+// session initializes a new one, and the calls go on.
+func TestExpiredSession(t *testing.T) {
+	f := newFault(t, "http", "404: ErrConnectionLost (ErrSessionExpired) at once; re-initialized; calls go on", mcpengine.Config{})
+	s := f.connect("expiry", httpServer(f.demoHTTP(demoserver.HTTPOptions{ExpireAfter: 5})))
+	failed := echoAll(f, s, "e", 4, 10, func(err error) bool {
+		return errors.Is(err, mcpengine.ErrConnectionLost) && errors.Is(err, transport.ErrSessionExpired)
+	})
+	assert.Positive(t, failed, "the server expired the session")
+	f.mu.Lock()
+	for _, d := range f.took {
+		assert.Less(t, d, slack, "an expiry was noticed late")
+	}
+	f.mu.Unlock()
+	waitState(t, s, mcpengine.StateReady, slack)
+	require.NoError(t, s.Ping(f.ctx(requestTimeout)))
+	assert.Positive(t, s.Stats().Restarts.Load())
+}
+
+// SSE answers cut before their response, ended cleanly or aborted: the
+// client resumes each with Last-Event-ID and every caller gets its own
+// answer exactly once; the session never drops.
+func TestCutStreams(t *testing.T) {
+	f := newFault(t, "http", "SSE answers cut mid-way (clean end and abort): resumed, every caller its own answer once", mcpengine.Config{})
+	for _, abort := range []bool{false, true} {
+		url := f.demoHTTP(demoserver.HTTPOptions{AnswerMode: demoserver.AnswerSSE, DropStreamEvery: 2, DropAbort: abort, SSERetry: 5 * time.Millisecond})
+		name := map[bool]string{false: "cut", true: "aborted"}[abort]
+		s := f.connect(name, httpServer(url))
+		assert.Zero(t, echoAll(f, s, name, 8, 8, nil))
+		assert.Zero(t, s.Stats().LateResponses.Load(), "%s: no answer twice", name)
+		assert.Zero(t, s.Stats().Restarts.Load(), name)
+		assert.Equal(t, mcpengine.StateReady, s.State(), name)
+	}
+}
+
+// A tool call the server never answers (the request stays open): every
+// caller returns by its deadline with a *TimeoutError, the abandoned
+// requests end, and the session stays ready.
+func TestHTTPNeverAnswers(t *testing.T) {
+	f := newFault(t, "http", "*TimeoutError = DeadlineExceeded at the caller's deadline (300ms); still ready", mcpengine.Config{})
+	s := f.connect("never", httpServer(f.demoHTTP(demoserver.HTTPOptions{})))
+	deadlineCalls(f, s, 50, 300*time.Millisecond, "sleep", func(int) map[string]any { return map[string]any{"ms": 600000} })
+	assert.Zero(t, echoAll(f, s, "n", 4, 4, nil))
+	assert.Equal(t, mcpengine.StateReady, s.State())
+	assert.Zero(t, s.Stats().Restarts.Load())
+}
+
+// An answer above Config.MaxFrameBytes, as a JSON body and as an SSE
+// event: that request fails at once with ErrRequestFailed, the session
+// goes on.
+func TestHTTPOversizedFrame(t *testing.T) {
+	const limit = 256 << 10
+	f := newFault(t, "http", "that request alone: ErrRequestFailed at once (JSON and SSE answers); no restart", mcpengine.Config{MaxFrameBytes: limit})
+	for _, mode := range []demoserver.AnswerMode{demoserver.AnswerJSON, demoserver.AnswerSSE} {
+		s := f.connect("oversized-"+mode.String(), httpServer(f.demoHTTP(demoserver.HTTPOptions{AnswerMode: mode})))
+		r, took := timedCall(s, f.ctx(2*requestTimeout), "large", map[string]any{"bytes": 4 * limit})
+		f.tookErr(took)
+		assert.ErrorIs(t, r.err, mcpengine.ErrRequestFailed, mode.String())
+		assert.Less(t, took, slack, mode.String())
+		assert.Zero(t, echoAll(f, s, mode.String(), 4, 4, nil), mode.String())
+		assert.Equal(t, mcpengine.StateReady, s.State(), mode.String())
+		assert.Zero(t, s.Stats().Restarts.Load(), mode.String())
+	}
+}
+
+// Broken answers to a pending call over HTTP (result and error both,
+// "jsonrpc":"1.0", the id as a string): that call fails at once with a
+// *ProtocolError, the others get their own answers.
+func TestHTTPBrokenAnswer(t *testing.T) {
+	f := newFault(t, "http", "*ProtocolError at once (result+error, jsonrpc 1.0, string id); others unharmed; no restart", mcpengine.Config{})
+	s := f.connect("broken", httpServer(f.faultyHTTP(demoserver.HTTPOptions{})))
+	var wg sync.WaitGroup
+	for _, tool := range []string{"both", "v1", "string-id"} {
+		for i := range 4 {
+			wg.Add(1)
+			// Owner: this test; exits when the call returns.
+			go func() {
+				defer wg.Done()
+				r, took := timedCall(s, f.ctx(2*requestTimeout), tool, nil)
+				f.tookErr(took)
+				assert.ErrorIs(t, r.err, mcpengine.ErrProtocol, "%s %d", tool, i)
+				var pe *mcpengine.ProtocolError
+				assert.ErrorAs(t, r.err, &pe, "%s %d", tool, i)
+				assert.Less(t, took, slack, "%s %d waited for its timeout", tool, i)
+			}()
+		}
+	}
+	assert.Zero(t, echoAll(f, s, "b", 8, 4, nil))
+	wg.Wait()
+	assert.Equal(t, mcpengine.StateReady, s.State())
+	assert.Zero(t, s.Stats().Restarts.Load())
+	assert.Zero(t, s.Stats().Timeouts.Load())
+}
+
+// An HTTP answer written a byte at a time, slowly: a caller whose
+// deadline passes mid-answer returns by it; one that waits long enough
+// gets its own answer.
+func TestHTTPSlowTrickle(t *testing.T) {
+	f := newFault(t, "http", "answer arrives a byte per 5ms: short deadline *TimeoutError on time, long one its answer", mcpengine.Config{})
+	s := f.connect("trickle", httpServer(f.faultyHTTP(demoserver.HTTPOptions{})))
+	text := strings.Repeat("t", 60)
+	deadlineCalls(f, s, 4, 200*time.Millisecond, "trickle", func(int) map[string]any { return map[string]any{"text": text, "gap_ms": 5} })
+	r, _ := timedCall(s, f.ctx(2*requestTimeout), "trickle", map[string]any{"text": text + "-mine", "gap_ms": 5})
+	require.NoError(t, r.err)
+	assert.Equal(t, text+"-mine", r.text)
+	assert.Zero(t, echoAll(f, s, "t", 4, 2, nil))
+	assert.Equal(t, mcpengine.StateReady, s.State())
+	assert.Zero(t, s.Stats().Restarts.Load())
+}
+
+// The GET stream is refused with 503 (every time) while calls go on:
+// the calls are unharmed and the session never drops.
+func TestHTTPGetStreamRefused(t *testing.T) {
+	f := newFault(t, "http", "GET stream 503: calls unharmed; no restart", mcpengine.Config{Roots: nil})
+	s := f.connect("gets", httpServer(f.demoHTTP(demoserver.HTTPOptions{FailGets: 1 << 30})))
+	assert.Zero(t, echoAll(f, s, "g", 4, 8, nil))
+	assert.Equal(t, mcpengine.StateReady, s.State())
+	assert.Zero(t, s.Stats().Restarts.Load())
+}
