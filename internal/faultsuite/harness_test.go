@@ -41,6 +41,14 @@ var fastBackoff = supervisor.Policy{Initial: 20 * time.Millisecond, Max: 500 * t
 // make faults); without it the fast subset runs, as part of make test.
 func full() bool { return os.Getenv("FAULTS_FULL") != "" }
 
+// scale is n in the fast subset and fullN with FAULTS_FULL.
+func scale(n, fullN int) int {
+	if full() {
+		return fullN
+	}
+	return n
+}
+
 func slowFault(t *testing.T) {
 	if !full() {
 		t.Skip("slow fault: set FAULTS_FULL=1 (make faults)")
@@ -165,9 +173,9 @@ func (f *fault) finish() {
 	for _, c := range f.servers {
 		assert.NoError(t, c(ctx), "closing the HTTP server")
 	}
-	leak := f.leakCheck()
+	leak, detail := f.leakCheck()
 	if leak != "" {
-		t.Errorf("after Close: %s", leak)
+		t.Errorf("after Close: %s", detail)
 	}
 	if t.Skipped() {
 		return
@@ -191,9 +199,10 @@ func (f *fault) finish() {
 
 // leakCheck waits (bounded) until goroutines and descriptors are back at
 // their level before the fault and no server process is left, and says
-// what is left otherwise ("" when nothing is).
-func (f *fault) leakCheck() string {
-	var problems []string
+// what is left otherwise: in short for the table, and in detail (""
+// when nothing is).
+func (f *fault) leakCheck() (short, detail string) {
+	var problems, details []string
 	deadline := time.Now().Add(settleWithin)
 	// goleak.Find retries for about a second; goroutines that end on
 	// their own schedule after Close (idle HTTP connections) get longer.
@@ -203,7 +212,8 @@ func (f *fault) leakCheck() string {
 			break
 		}
 		if time.Now().After(deadline) {
-			problems = append(problems, "goroutines: "+err.Error())
+			problems = append(problems, fmt.Sprintf("%d goroutines", strings.Count(err.Error(), " in state ")))
+			details = append(details, "goroutines: "+err.Error())
 			break
 		}
 	}
@@ -224,18 +234,22 @@ func (f *fault) leakCheck() string {
 		time.Sleep(20 * time.Millisecond) // polling /proc: there is nothing to wait on
 	}
 	if fds > f.baseFDs {
-		problems = append(problems, fmt.Sprintf("%d descriptors, %d before", fds, f.baseFDs))
+		problems = append(problems, fmt.Sprintf("+%d fds", fds-f.baseFDs))
+		details = append(details, fmt.Sprintf("%d descriptors, %d before", fds, f.baseFDs))
 	}
 	if len(kids) > 0 {
-		problems = append(problems, fmt.Sprintf("child processes %v", kids))
+		problems = append(problems, fmt.Sprintf("%d children", len(kids)))
+		details = append(details, fmt.Sprintf("child processes %v", kids))
 	}
 	if len(zombies) > 0 {
-		problems = append(problems, fmt.Sprintf("zombies %v", zombies))
+		problems = append(problems, fmt.Sprintf("%d zombies", len(zombies)))
+		details = append(details, fmt.Sprintf("zombies %v", zombies))
 	}
 	if len(group) > 0 {
-		problems = append(problems, fmt.Sprintf("processes left in the servers' groups %v", group))
+		problems = append(problems, fmt.Sprintf("%d orphans", len(group)))
+		details = append(details, fmt.Sprintf("processes left in the servers' groups %v", group))
 	}
-	return strings.Join(problems, "; ")
+	return strings.Join(problems, ", "), strings.Join(details, "; ")
 }
 
 func countFDs() int {

@@ -121,7 +121,7 @@ func httpServer(url string) mcpengine.ServerConfig {
 func TestHTTP5xx(t *testing.T) {
 	f := newFault(t, "http", "the failed request alone: ErrRequestFailed at once; others unharmed; no restart", mcpengine.Config{})
 	s := f.connect("5xx", httpServer(f.demoHTTP(demoserver.HTTPOptions{FailEvery: 3})))
-	failed := echoAll(f, s, "5", 8, 8, func(err error) bool {
+	failed := echoAll(f, s, "5", scale(8, 32), scale(8, 16), func(err error) bool {
 		return errors.Is(err, mcpengine.ErrRequestFailed) && strings.Contains(err.Error(), "503")
 	})
 	assert.Positive(t, failed, "the server failed requests")
@@ -138,9 +138,9 @@ func TestHTTP5xx(t *testing.T) {
 // in flight fail at once with ErrConnectionLost (ErrSessionExpired), the
 // session initializes a new one, and the calls go on.
 func TestExpiredSession(t *testing.T) {
-	f := newFault(t, "http", "404: ErrConnectionLost (ErrSessionExpired) at once; re-initialized; calls go on", mcpengine.Config{})
+	f := newFault(t, "http", "404: ErrConnectionLost (ErrSessionExpired); re-initialized (queued calls wait out the backoff); calls go on", mcpengine.Config{})
 	s := f.connect("expiry", httpServer(f.demoHTTP(demoserver.HTTPOptions{ExpireAfter: 5})))
-	failed := echoAll(f, s, "e", 4, 10, func(err error) bool {
+	failed := echoAll(f, s, "e", scale(4, 16), scale(10, 25), func(err error) bool {
 		return errors.Is(err, mcpengine.ErrConnectionLost) && errors.Is(err, transport.ErrSessionExpired)
 	})
 	assert.Positive(t, failed, "the server expired the session")
@@ -163,7 +163,7 @@ func TestCutStreams(t *testing.T) {
 		url := f.demoHTTP(demoserver.HTTPOptions{AnswerMode: demoserver.AnswerSSE, DropStreamEvery: 2, DropAbort: abort, SSERetry: 5 * time.Millisecond})
 		name := map[bool]string{false: "cut", true: "aborted"}[abort]
 		s := f.connect(name, httpServer(url))
-		assert.Zero(t, echoAll(f, s, name, 8, 8, nil))
+		assert.Zero(t, echoAll(f, s, name, scale(8, 32), scale(8, 16), nil))
 		assert.Zero(t, s.Stats().LateResponses.Load(), "%s: no answer twice", name)
 		assert.Zero(t, s.Stats().Restarts.Load(), name)
 		assert.Equal(t, mcpengine.StateReady, s.State(), name)
@@ -176,7 +176,7 @@ func TestCutStreams(t *testing.T) {
 func TestHTTPNeverAnswers(t *testing.T) {
 	f := newFault(t, "http", "*TimeoutError = DeadlineExceeded at the caller's deadline (300ms); still ready", mcpengine.Config{})
 	s := f.connect("never", httpServer(f.demoHTTP(demoserver.HTTPOptions{})))
-	deadlineCalls(f, s, 50, 300*time.Millisecond, "sleep", func(int) map[string]any { return map[string]any{"ms": 600000} })
+	deadlineCalls(f, s, scale(50, 500), 300*time.Millisecond, "sleep", func(int) map[string]any { return map[string]any{"ms": 600000} })
 	assert.Zero(t, echoAll(f, s, "n", 4, 4, nil))
 	assert.Equal(t, mcpengine.StateReady, s.State())
 	assert.Zero(t, s.Stats().Restarts.Load())
@@ -253,4 +253,28 @@ func TestHTTPGetStreamRefused(t *testing.T) {
 	assert.Zero(t, echoAll(f, s, "g", 4, 8, nil))
 	assert.Equal(t, mcpengine.StateReady, s.State())
 	assert.Zero(t, s.Stats().Restarts.Load())
+}
+
+// The HTTP server goes away (shut down, then nothing listens): calls
+// fail at once with ErrRequestFailed or ErrConnectionLost, none waits for
+// its deadline.
+func TestHTTPServerGone(t *testing.T) {
+	f := newFault(t, "http", "server shut down: calls fail at once (ErrRequestFailed or ErrConnectionLost)", mcpengine.Config{})
+	hs, err := demoserver.New(demoserver.Options{}).ListenHTTP("127.0.0.1:0", demoserver.HTTPOptions{})
+	require.NoError(t, err)
+	s := f.connect("gone", httpServer(hs.StreamableURL()))
+	assert.Zero(t, echoAll(f, s, "before", 2, 2, nil))
+	require.NoError(t, hs.Close(f.ctx(slack)))
+	failed := echoAll(f, s, "after", 4, 4, func(err error) bool {
+		return errors.Is(err, mcpengine.ErrRequestFailed) || errors.Is(err, mcpengine.ErrConnectionLost)
+	})
+	assert.Equal(t, 16, failed, "nothing answers")
+	f.mu.Lock()
+	for _, d := range f.took {
+		assert.Less(t, d, slack, "a call waited on a server that is gone")
+	}
+	f.mu.Unlock()
+	// Measured, not asserted: each request fails alone (connection
+	// refused is an HTTP-level failure), and the session says ready.
+	t.Logf("state %v, restarts %d, last error %v", s.State(), s.Stats().Restarts.Load(), s.LastError())
 }

@@ -4,6 +4,7 @@ package faultsuite
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -92,7 +93,7 @@ func TestDiesWithChildrenAlive(t *testing.T) {
 	idleLeft := leftReady(t, idle)
 	busyLeft := leftReady(t, busy)
 
-	const n = 50
+	n := scale(50, 1000)
 	var wg sync.WaitGroup
 	var killed time.Time
 	var killedMu sync.Mutex
@@ -113,7 +114,7 @@ func TestDiesWithChildrenAlive(t *testing.T) {
 	}
 	// Every call is on the wire and read: a ping after them is answered
 	// only once the server has read what came before it.
-	for busy.Stats().Requests.Load() < n {
+	for busy.Stats().Requests.Load() < uint64(n) {
 		time.Sleep(time.Millisecond) // the calls are being sent
 	}
 	require.NoError(t, busy.Ping(f.ctx(requestTimeout)))
@@ -154,9 +155,11 @@ func TestCrashLoop(t *testing.T) {
 	// Without jitter the policy's delays are 20, 40, 80, 160, 320, then
 	// 500 ms: over window no more than maxRestarts restarts can happen,
 	// however fast the machine (a slower one restarts less).
-	const window = 3 * time.Second
-	const maxRestarts = 12
+	window := time.Duration(scale(3, 10)) * time.Second
 	policy := supervisor.Policy{Initial: 20 * time.Millisecond, Max: 500 * time.Millisecond, Jitter: -1}
+	// 5 delays below Max (620 ms in all), then one restart per Max, and
+	// one more for the restart under way when the window ends.
+	maxRestarts := 5 + int((window-620*time.Millisecond)/policy.Max) + 2
 	f := newFault(t, "stdio", "restarts slowed by the backoff; calls: ErrConnectionLost or ErrTimeout by their deadline", mcpengine.Config{Backoff: policy})
 	s := f.open("crash", scripted(modeCrashAfterInit, nil))
 	end := time.Now().Add(window)
@@ -195,7 +198,7 @@ func errorsIsAny(err error, targets ...error) bool {
 func TestBrokenFrames(t *testing.T) {
 	f := newFault(t, "stdio", "garbage dropped and counted; every caller its own answer; no restart", mcpengine.Config{})
 	s := f.connect("garbage", engineServe("--garbage-every", "1"))
-	assert.Zero(t, echoAll(f, s, "g", 16, 8, nil))
+	assert.Zero(t, echoAll(f, s, "g", scale(16, 64), scale(8, 32), nil))
 	assert.GreaterOrEqual(t, s.Stats().InvalidFrames.Load()+s.Stats().InvalidUTF8Frames.Load(), uint64(16*8/2))
 	assert.Equal(t, mcpengine.StateReady, s.State())
 	assert.Zero(t, s.Stats().Restarts.Load())
@@ -257,7 +260,7 @@ func TestOversizedFrame(t *testing.T) {
 func TestNeverAnswers(t *testing.T) {
 	f := newFault(t, "stdio", "*TimeoutError = DeadlineExceeded at the caller's deadline (300ms); still ready", mcpengine.Config{})
 	s := f.connect("never", scripted(modeTools, nil))
-	deadlineCalls(f, s, 50, 300*time.Millisecond, "hang", func(int) map[string]any { return nil })
+	deadlineCalls(f, s, scale(50, 500), 300*time.Millisecond, "hang", func(int) map[string]any { return nil })
 	assert.Zero(t, echoAll(f, s, "n", 4, 4, nil))
 	assert.Equal(t, mcpengine.StateReady, s.State())
 	assert.Zero(t, s.Stats().Restarts.Load())
@@ -270,7 +273,7 @@ func TestStopsReading(t *testing.T) {
 	f := newFault(t, "stdio", "*TimeoutError at the caller's deadline (500ms) although the pipe is full", mcpengine.Config{})
 	s := f.connect("deaf", scripted(modeStopReading, nil))
 	text := strings.Repeat("x", 4000) // 100 of these: 400 KB, far over a pipe's 64 KiB
-	deadlineCalls(f, s, 100, 500*time.Millisecond, "echo", func(int) map[string]any { return map[string]any{"text": text} })
+	deadlineCalls(f, s, scale(100, 400), 500*time.Millisecond, "echo", func(int) map[string]any { return map[string]any{"text": text} })
 	ctx, cancel := context.WithTimeout(context.Background(), slack)
 	defer cancel()
 	assert.NoError(t, s.Close(ctx), "Close of a session whose server stopped reading")
@@ -281,7 +284,7 @@ func TestStopsReading(t *testing.T) {
 func TestFloodsStderr(t *testing.T) {
 	f := newFault(t, "stdio", "calls succeed under 1 MiB of stderr per request; no restart", mcpengine.Config{})
 	s := f.connect("noisy", engineServe("--stderr-spam", "1048576"))
-	assert.Zero(t, echoAll(f, s, "s", 4, 8, nil))
+	assert.Zero(t, echoAll(f, s, "s", 4, scale(8, 25), nil))
 	assert.Equal(t, mcpengine.StateReady, s.State())
 	assert.Zero(t, s.Stats().Restarts.Load())
 }
@@ -330,4 +333,121 @@ func TestSlowTrickle(t *testing.T) {
 	assert.Zero(t, echoAll(f, s, "t", 4, 2, nil))
 	assert.Equal(t, mcpengine.StateReady, s.State())
 	assert.Zero(t, s.Stats().Restarts.Load())
+}
+
+// A server that closes its stdout but stays alive (--close-after): the
+// call that finds it closed fails at once with ErrConnectionLost, the
+// engine shuts the live process down, and the session comes back.
+func TestClosesStdout(t *testing.T) {
+	f := newFault(t, "stdio", "stdout closed, process alive: ErrConnectionLost at once; process shut down; ready again", mcpengine.Config{})
+	// Requests 1 and 2 are initialize and this test's first call; the
+	// third request finds the connection closed.
+	s := f.connect("mute", engineServe("--close-after", "2"))
+	pids, err := proctest.Children(engineBin, "serve")
+	require.NoError(t, err)
+	require.Len(t, pids, 1)
+	ctx := f.ctx(2 * requestTimeout)
+	r, _ := timedCall(s, ctx, "echo", map[string]any{"text": "1"})
+	require.NoError(t, r.err)
+	r, took := timedCall(s, ctx, "echo", map[string]any{"text": "2"})
+	f.tookErr(took)
+	assert.ErrorIs(t, r.err, mcpengine.ErrConnectionLost)
+	assert.Less(t, took, slack)
+	start := time.Now()
+	assert.True(t, waitGroupGone(t, pids[0], slack), "the server that closed its stdout was shut down")
+	t.Logf("the server that closed its stdout was gone %v after the call failed", time.Since(start)+took)
+	waitState(t, s, mcpengine.StateReady, slack)
+	f.notePIDs()
+	r, _ = timedCall(s, ctx, "echo", map[string]any{"text": "3"}) // the new server's one call
+	require.NoError(t, r.err)
+	assert.Equal(t, "3", r.text)
+	assert.Equal(t, uint64(1), s.Stats().Restarts.Load())
+}
+
+// Close of a session whose calls the server never answers: every call in
+// flight fails at once with ErrSessionClosed, and Close returns well
+// before the calls' deadlines.
+func TestCloseWithCallsInFlight(t *testing.T) {
+	f := newFault(t, "stdio", "Close with unanswered calls: ErrSessionClosed at once; Close prompt", mcpengine.Config{})
+	s := f.connect("closing", scripted(modeTools, nil))
+	n := scale(20, 200)
+	var wg sync.WaitGroup
+	var closedAt time.Time
+	var mu sync.Mutex
+	for i := range n {
+		wg.Add(1)
+		// Owner: this test; exits when the call returns (at Close).
+		go func() {
+			defer wg.Done()
+			_, err := s.CallTool(f.ctx(2*requestTimeout), "hang", nil)
+			mu.Lock()
+			took := time.Since(closedAt)
+			mu.Unlock()
+			f.tookErr(took)
+			assert.ErrorIs(t, err, mcpengine.ErrSessionClosed, "call %d", i)
+			assert.Less(t, took, slack, "call %d", i)
+		}()
+	}
+	for s.Stats().Requests.Load() < uint64(n) {
+		time.Sleep(time.Millisecond) // the calls are being sent
+	}
+	require.NoError(t, s.Ping(f.ctx(requestTimeout)), "the server read them all")
+	ctx, cancel := context.WithTimeout(context.Background(), slack)
+	defer cancel()
+	mu.Lock()
+	closedAt = time.Now()
+	mu.Unlock()
+	assert.NoError(t, s.Close(ctx))
+	wg.Wait()
+	assert.Equal(t, mcpengine.StateClosed, s.State())
+}
+
+// The server is killed again and again while callers keep calling with
+// their own arguments: each call gets its own answer or ErrConnectionLost,
+// never another's answer, and the session ends ready every time.
+func TestRepeatedKills(t *testing.T) {
+	slowFault(t)
+	f := newFault(t, "stdio", "kill -9 x10 under load: own answer or ErrConnectionLost; ready after each", mcpengine.Config{})
+	s := f.connect("killed", engineServe())
+	const kills = 10
+	stop := make(chan struct{})
+	done := make(chan int)
+	// Owner: this test; exits when stop is closed, sending its failures.
+	go func() {
+		failed := 0
+		for {
+			select {
+			case <-stop:
+				done <- failed
+				return
+			default:
+			}
+			failed += echoAll(f, s, "k", 8, 4, func(err error) bool { return errors.Is(err, mcpengine.ErrConnectionLost) })
+		}
+	}()
+	for range kills {
+		waitState(t, s, mcpengine.StateReady, slack)
+		pids, err := proctest.Children(engineBin, "serve")
+		require.NoError(t, err)
+		require.Len(t, pids, 1)
+		f.notePIDs()
+		left := make(chan struct{})
+		var once sync.Once
+		unwatch := s.WatchState(func(c mcpengine.StateChange) {
+			if c.From == mcpengine.StateReady {
+				once.Do(func() { close(left) })
+			}
+		})
+		require.NoError(t, syscall.Kill(pids[0], syscall.SIGKILL))
+		select {
+		case <-left:
+		case <-time.After(slack):
+			t.Fatal("the session still says ready after its server was killed")
+		}
+		unwatch()
+	}
+	waitState(t, s, mcpengine.StateReady, slack)
+	close(stop)
+	t.Logf("%d calls failed over %d kills", <-done, kills)
+	assert.Equal(t, uint64(kills), s.Stats().Restarts.Load())
 }
