@@ -18,6 +18,7 @@ import (
 
 	"github.com/mcpengine/mcpengine"
 	"github.com/mcpengine/mcpengine/demoserver"
+	"github.com/mcpengine/mcpengine/supervisor"
 	"github.com/mcpengine/mcpengine/transport"
 )
 
@@ -277,4 +278,50 @@ func TestHTTPServerGone(t *testing.T) {
 	// Measured, not asserted: each request fails alone (connection
 	// refused is an HTTP-level failure), and the session says ready.
 	t.Logf("state %v, restarts %d, last error %v", s.State(), s.Stats().Restarts.Load(), s.LastError())
+}
+
+// A server that answers a protocol version the engine cannot speak, over
+// HTTP: closed for good with ErrVersionMismatch after the restart budget.
+func TestHTTPWrongProtocolVersion(t *testing.T) {
+	f := newFault(t, "http", "ErrVersionMismatch within the restart budget, then closed", mcpengine.Config{RestartBudget: 2})
+	hs, err := demoserver.New(demoserver.Options{AnswerVersion: "1999-01-01"}).ListenHTTP("127.0.0.1:0", demoserver.HTTPOptions{})
+	require.NoError(t, err)
+	f.closeAfterEngine(hs.Close)
+	start := time.Now()
+	s := f.open("old", httpServer(hs.StreamableURL()))
+	err = s.WaitReady(f.ctx(2 * requestTimeout))
+	f.tookErr(time.Since(start))
+	assert.ErrorIs(t, err, mcpengine.ErrVersionMismatch)
+	assert.ErrorIs(t, err, mcpengine.ErrSessionClosed)
+	assert.Less(t, time.Since(start), slack)
+	assert.Equal(t, mcpengine.StateClosed, s.State())
+}
+
+// The server expires every session right after its handshake (404 on
+// the first call): an expiry loop, slowed by the backoff like a crash
+// loop; every call ends by its deadline with ErrConnectionLost or
+// ErrTimeout.
+func TestHTTPExpiryLoop(t *testing.T) {
+	window := time.Duration(scale(3, 10)) * time.Second
+	policy := supervisor.Policy{Initial: 20 * time.Millisecond, Max: 500 * time.Millisecond, Jitter: -1}
+	maxRestarts := 5 + int((window-620*time.Millisecond)/policy.Max) + 2 // as TestCrashLoop
+	f := newFault(t, "http", "restarts slowed by the backoff; calls: ErrConnectionLost or ErrTimeout by their deadline", mcpengine.Config{Backoff: policy})
+	s := f.open("expiring", httpServer(f.demoHTTP(demoserver.HTTPOptions{ExpireAfter: 1})))
+	end := time.Now().Add(window)
+	for time.Now().Before(end) {
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		r, took := timedCall(s, ctx, "echo", map[string]any{"text": "x"})
+		cancel()
+		f.tookErr(took)
+		if !assert.Error(t, r.err, "every session expires before its first call") {
+			continue
+		}
+		if !errorsIsAny(r.err, mcpengine.ErrConnectionLost, mcpengine.ErrTimeout) {
+			t.Errorf("want ErrConnectionLost or ErrTimeout, got %v", r.err)
+		}
+		assert.Less(t, took, 200*time.Millisecond+slack, "a call waited past its deadline")
+	}
+	restarts := s.Stats().Restarts.Load()
+	assert.Positive(t, restarts)
+	assert.LessOrEqual(t, restarts, uint64(maxRestarts), "restarts over %v: the backoff was reset by handshakes", window)
 }

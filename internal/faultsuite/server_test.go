@@ -18,7 +18,9 @@ const serverEnv = "FAULTSUITE_SERVER"
 
 // scripted is the test binary as a stdio MCP server speaking mode.
 func scripted(mode string, env map[string]string) mcpengine.ServerConfig {
-	e := map[string]string{serverEnv: mode}
+	// The race detector sleeps a second before a race-enabled binary
+	// exits (atexit_sleep_ms), which would count as the server's slowness.
+	e := map[string]string{serverEnv: mode, "GORACE": "atexit_sleep_ms=0"}
 	for k, v := range env {
 		e[k] = v
 	}
@@ -35,6 +37,9 @@ const (
 	// modeStopReading answers initialize and never reads stdin again
 	// (a server stuck in a call that never returns), staying alive.
 	modeStopReading = "stop-reading"
+	// modeSilent reads everything and answers nothing, initialize
+	// included.
+	modeSilent = "silent"
 )
 
 // Tools of modeTools (tools/call by name):
@@ -64,6 +69,7 @@ func serveScripted(mode string, in io.Reader, out io.Writer) int {
 		}
 		id := string(m.ID)
 		switch {
+		case mode == modeSilent:
 		case m.Method == "initialize":
 			var p struct {
 				ProtocolVersion string `json:"protocolVersion"`

@@ -451,3 +451,62 @@ func TestRepeatedKills(t *testing.T) {
 	t.Logf("%d calls failed over %d kills", <-done, kills)
 	assert.Equal(t, uint64(kills), s.Stats().Restarts.Load())
 }
+
+// A server that never answers initialize: Connect returns by its ctx
+// deadline, a call made meanwhile by its own, and the handshake times out
+// (Config.InitTimeout) into a restart.
+func TestNeverAnswersInitialize(t *testing.T) {
+	f := newFault(t, "stdio", "Connect and calls end at their deadlines (DeadlineExceeded); InitTimeout restarts the server", mcpengine.Config{InitTimeout: 500 * time.Millisecond})
+	const d = 300 * time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	start := time.Now()
+	_, err := f.eng.Connect(ctx, mcpengine.SessionConfig{Name: "mute-connect", Server: scripted(modeSilent, nil)})
+	took := time.Since(start)
+	f.tookErr(took)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Less(t, took, d+slack, "Connect waited past its deadline")
+
+	s := f.open("mute", scripted(modeSilent, nil))
+	restarted := make(chan struct{})
+	var once sync.Once
+	unwatch := s.WatchState(func(c mcpengine.StateChange) {
+		if c.From == mcpengine.StateInitializing {
+			once.Do(func() { close(restarted) })
+		}
+	})
+	defer unwatch()
+	deadlineCalls(f, s, scale(10, 100), d, "echo", func(int) map[string]any { return map[string]any{"text": "x"} })
+	select {
+	case <-restarted:
+	case <-time.After(slack):
+		t.Fatalf("still %v %v after the 500ms InitTimeout", s.State(), slack)
+	}
+	f.notePIDs()
+}
+
+// Connect with a deadline to a server that never answers initialize and
+// ignores both the end of its stdin and SIGTERM (a process stuck in its
+// start-up): Connect must return by its deadline, not after the shutdown
+// sequence of the session it gives up on (stdin closed, 2 s, SIGTERM,
+// 2 s, SIGKILL).
+//
+// Fails on this base: Connect closes the session it gave up on with a
+// fresh 5 s context (engine.go), so it returns about 4 s past the
+// caller's deadline.
+func TestConnectDeadlineStuckServer(t *testing.T) {
+	f := newFault(t, "stdio", "Connect returns by its deadline (300ms) with DeadlineExceeded", mcpengine.Config{})
+	const d = 300 * time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	start := time.Now()
+	_, err := f.eng.Connect(ctx, mcpengine.SessionConfig{Name: "stuck", Server: mcpengine.ServerConfig{
+		Command: "/bin/sh", Args: []string{"-c", "trap '' TERM; exec sleep 60"},
+	}})
+	took := time.Since(start)
+	f.tookErr(took)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	// The shutdown it must not wait for takes 4 s; 2 s past the deadline
+	// tells the two apart on a loaded machine.
+	assert.Less(t, took, d+2*time.Second, "Connect returned %v after its start, past its %v deadline", took, d)
+}
