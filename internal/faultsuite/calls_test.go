@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -99,3 +100,16 @@ type callResult struct {
 }
 
 func errorIs(err, target error) bool { return errors.Is(err, target) }
+
+// waitRequests waits until s has sent n requests in all (the calls
+// started by the test's goroutines are on the wire), for at most slack.
+func waitRequests(t *testing.T, s *mcpengine.Session, n uint64) {
+	t.Helper()
+	deadline := time.Now().Add(slack)
+	for s.Stats().Requests.Load() < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d requests sent after %v, want %d", s.Stats().Requests.Load(), slack, n)
+		}
+		time.Sleep(time.Millisecond) // the callers are sending: nothing to wait on
+	}
+}

@@ -175,12 +175,14 @@ func TestCutStreams(t *testing.T) {
 // caller returns by its deadline with a *TimeoutError, the abandoned
 // requests end, and the session stays ready.
 func TestHTTPNeverAnswers(t *testing.T) {
-	f := newFault(t, "http", "*TimeoutError = DeadlineExceeded at the caller's deadline (300ms); still ready", mcpengine.Config{})
-	s := f.connect("never", httpServer(f.demoHTTP(demoserver.HTTPOptions{})))
-	deadlineCalls(f, s, scale(50, 500), 300*time.Millisecond, "sleep", func(int) map[string]any { return map[string]any{"ms": 600000} })
-	assert.Zero(t, echoAll(f, s, "n", 4, 4, nil))
-	assert.Equal(t, mcpengine.StateReady, s.State())
-	assert.Zero(t, s.Stats().Restarts.Load())
+	f := newFault(t, "http", "*TimeoutError = DeadlineExceeded at the caller's deadline (300ms), JSON and SSE; still ready", mcpengine.Config{})
+	for _, mode := range []demoserver.AnswerMode{demoserver.AnswerJSON, demoserver.AnswerSSE} {
+		s := f.connect("never-"+mode.String(), httpServer(f.demoHTTP(demoserver.HTTPOptions{AnswerMode: mode})))
+		deadlineCalls(f, s, scale(25, 250), 300*time.Millisecond, "sleep", func(int) map[string]any { return map[string]any{"ms": 600000} })
+		assert.Zero(t, echoAll(f, s, "n", 4, 4, nil))
+		assert.Equal(t, mcpengine.StateReady, s.State())
+		assert.Zero(t, s.Stats().Restarts.Load())
+	}
 }
 
 // An answer above Config.MaxFrameBytes, as a JSON body and as an SSE
@@ -324,4 +326,94 @@ func TestHTTPExpiryLoop(t *testing.T) {
 	restarts := s.Stats().Restarts.Load()
 	assert.Positive(t, restarts)
 	assert.LessOrEqual(t, restarts, uint64(maxRestarts), "restarts over %v: the backoff was reset by handshakes", window)
+}
+
+// The first request POST, initialize, gets 503: the connection attempt
+// fails, is retried after the backoff, and Connect succeeds.
+func TestHTTPInitializeFails(t *testing.T) {
+	f := newFault(t, "http", "initialize 503: retried after the backoff; Connect succeeds", mcpengine.Config{})
+	start := time.Now()
+	s := f.connect("first-fails", httpServer(f.demoHTTP(demoserver.HTTPOptions{FailNth: 1})))
+	t.Logf("ready %v after Open", time.Since(start))
+	assert.Zero(t, echoAll(f, s, "i", 2, 2, nil))
+	assert.Positive(t, s.Stats().Restarts.Load())
+}
+
+// A server that takes the initialize POST and never answers it: Connect
+// returns by its ctx deadline, and closing the session ends the request.
+func TestHTTPNeverAnswersInitialize(t *testing.T) {
+	f := newFault(t, "http", "initialize never answered: Connect returns by its deadline (300ms)", mcpengine.Config{InitTimeout: time.Second})
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		// The body read to its end: only then does the server watch the
+		// connection, so that the request's context ends when the client
+		// gives up.
+		_, _ = io.Copy(io.Discard, r.Body)
+		<-r.Context().Done() // the fault: the answer never comes
+	}))
+	f.closeAfterEngine(func(context.Context) error { ts.Close(); return nil })
+	const d = 300 * time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	start := time.Now()
+	_, err := f.eng.Connect(ctx, mcpengine.SessionConfig{Name: "mute", Server: httpServer(ts.URL + demoserver.PathStreamable)})
+	took := time.Since(start)
+	f.tookErr(took)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Less(t, took, d+slack)
+}
+
+// WebSocket: the server goes away with calls in flight; they fail at once
+// with ErrConnectionLost and the session leaves ready.
+func TestWebSocketServerGone(t *testing.T) {
+	f := newFault(t, "ws", "server closed: calls in flight ErrConnectionLost at once; session leaves ready", mcpengine.Config{})
+	hs, err := demoserver.New(demoserver.Options{}).ListenHTTP("127.0.0.1:0", demoserver.HTTPOptions{})
+	require.NoError(t, err)
+	s := f.connect("ws", mcpengine.ServerConfig{URL: hs.WebSocketURL()})
+	assert.Zero(t, echoAll(f, s, "w", 2, 2, nil))
+	left := make(chan struct{})
+	var once sync.Once
+	unwatch := s.WatchState(func(c mcpengine.StateChange) {
+		if c.From == mcpengine.StateReady {
+			once.Do(func() { close(left) })
+		}
+	})
+	defer unwatch()
+	n := scale(10, 100)
+	var wg sync.WaitGroup
+	var closedAt time.Time
+	var mu sync.Mutex
+	sent := s.Stats().Requests.Load()
+	for i := range n {
+		wg.Add(1)
+		// Owner: this test; exits when the call returns (the server closes).
+		go func() {
+			defer wg.Done()
+			_, err := s.CallTool(f.ctx(2*requestTimeout), "sleep", map[string]any{"ms": 600000})
+			mu.Lock()
+			took := time.Since(closedAt)
+			mu.Unlock()
+			f.tookErr(took)
+			if !errorsIsAny(err, mcpengine.ErrConnectionLost) {
+				t.Errorf("call %d: want ErrConnectionLost, got %v", i, err)
+			}
+			assert.Less(t, took, slack, "call %d", i)
+		}()
+	}
+	waitRequests(t, s, sent+uint64(n))
+	mu.Lock()
+	closedAt = time.Now()
+	mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), slack)
+	defer cancel()
+	require.NoError(t, hs.Close(ctx))
+	wg.Wait()
+	select {
+	case <-left:
+	case <-time.After(slack):
+		t.Fatalf("still %v %v after the server closed", s.State(), slack)
+	}
 }

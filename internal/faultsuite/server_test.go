@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"io"
+	"os"
 	"strings"
 	"sync"
 	"time"
@@ -51,6 +52,7 @@ const (
 //	hang                   never answered
 //	trickle {text, gap_ms} the echo answer written a byte at a time
 //	big {bytes}            a text of that many bytes
+//	half                   half an answer (no newline), then the process exits
 func serveScripted(mode string, in io.Reader, out io.Writer) int {
 	r := bufio.NewReaderSize(in, 64<<10)
 	w := &frameWriter{out: out}
@@ -148,6 +150,11 @@ func callTool(id string, params json.RawMessage, w *frameWriter) {
 	case "hang":
 	case "trickle":
 		w.trickle(text(p.Args.Text), time.Duration(p.Args.GapMS)*time.Millisecond)
+	case "half":
+		frame := text("cut short")
+		w.mu.Lock() // no frame after this one: the process exits holding it
+		_, _ = io.WriteString(w.out, frame[:len(frame)/2])
+		os.Exit(3)
 	case "big":
 		w.write(text(strings.Repeat("x", p.Args.Bytes)))
 	default:

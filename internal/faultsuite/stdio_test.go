@@ -97,6 +97,7 @@ func TestDiesWithChildrenAlive(t *testing.T) {
 	var wg sync.WaitGroup
 	var killed time.Time
 	var killedMu sync.Mutex
+	sent := busy.Stats().Requests.Load()
 	for i := range n {
 		wg.Add(1)
 		// Owner: this test; exits when the call returns.
@@ -114,9 +115,7 @@ func TestDiesWithChildrenAlive(t *testing.T) {
 	}
 	// Every call is on the wire and read: a ping after them is answered
 	// only once the server has read what came before it.
-	for busy.Stats().Requests.Load() < uint64(n) {
-		time.Sleep(time.Millisecond) // the calls are being sent
-	}
+	waitRequests(t, busy, sent+uint64(n))
 	require.NoError(t, busy.Ping(f.ctx(requestTimeout)))
 
 	busyPID, idlePID := lastPID(busyPids), lastPID(idlePids)
@@ -240,14 +239,30 @@ func TestBrokenAnswer(t *testing.T) {
 // *transport.FrameTooLargeError, and the session comes back.
 func TestOversizedFrame(t *testing.T) {
 	const limit = 256 << 10
-	f := newFault(t, "stdio", "ErrConnectionLost (FrameTooLargeError) at once; ready again", mcpengine.Config{MaxFrameBytes: limit})
+	f := newFault(t, "stdio", "ErrConnectionLost (FrameTooLargeError) at once, to the calls in flight too; ready again", mcpengine.Config{MaxFrameBytes: limit})
 	s := f.connect("oversized", engineServe())
+	// Calls in flight on the same connection fail with it.
+	n := scale(10, 100)
+	var wg sync.WaitGroup
+	sent := s.Stats().Requests.Load()
+	for i := range n {
+		wg.Add(1)
+		// Owner: this test; exits when the call returns (with the connection).
+		go func() {
+			defer wg.Done()
+			r, took := timedCall(s, f.ctx(2*requestTimeout), "sleep", map[string]any{"ms": 600000})
+			f.tookErr(took)
+			assert.ErrorIs(t, r.err, mcpengine.ErrConnectionLost, "call %d", i)
+		}()
+	}
+	waitRequests(t, s, sent+uint64(n))
 	r, took := timedCall(s, f.ctx(2*requestTimeout), "large", map[string]any{"bytes": 4 * limit})
 	f.tookErr(took)
 	require.ErrorIs(t, r.err, mcpengine.ErrConnectionLost)
 	var tooLarge *transport.FrameTooLargeError
 	assert.ErrorAs(t, r.err, &tooLarge)
 	assert.Less(t, took, slack)
+	wg.Wait()
 	waitState(t, s, mcpengine.StateReady, slack)
 	f.notePIDs()
 	assert.Zero(t, echoAll(f, s, "o", 4, 4, nil))
@@ -374,6 +389,7 @@ func TestCloseWithCallsInFlight(t *testing.T) {
 	var wg sync.WaitGroup
 	var closedAt time.Time
 	var mu sync.Mutex
+	sent := s.Stats().Requests.Load()
 	for i := range n {
 		wg.Add(1)
 		// Owner: this test; exits when the call returns (at Close).
@@ -388,9 +404,7 @@ func TestCloseWithCallsInFlight(t *testing.T) {
 			assert.Less(t, took, slack, "call %d", i)
 		}()
 	}
-	for s.Stats().Requests.Load() < uint64(n) {
-		time.Sleep(time.Millisecond) // the calls are being sent
-	}
+	waitRequests(t, s, sent+uint64(n))
 	require.NoError(t, s.Ping(f.ctx(requestTimeout)), "the server read them all")
 	ctx, cancel := context.WithTimeout(context.Background(), slack)
 	defer cancel()
@@ -509,4 +523,36 @@ func TestConnectDeadlineStuckServer(t *testing.T) {
 	// The shutdown it must not wait for takes 4 s; 2 s past the deadline
 	// tells the two apart on a loaded machine.
 	assert.Less(t, took, d+2*time.Second, "Connect returned %v after its start, past its %v deadline", took, d)
+}
+
+// A server that dies in the middle of writing an answer (half a frame,
+// no newline): every call in flight fails at once with ErrConnectionLost,
+// and the session comes back.
+func TestDiesMidFrame(t *testing.T) {
+	f := newFault(t, "stdio", "half a frame, then exit: ErrConnectionLost at once to every call in flight; ready again", mcpengine.Config{})
+	s := f.connect("half", scripted(modeTools, nil))
+	n := scale(20, 200)
+	var wg sync.WaitGroup
+	sent := s.Stats().Requests.Load()
+	for i := range n {
+		wg.Add(1)
+		// Owner: this test; exits when the call returns (when the server dies).
+		go func() {
+			defer wg.Done()
+			r, took := timedCall(s, f.ctx(2*requestTimeout), "hang", nil)
+			f.tookErr(took)
+			assert.ErrorIs(t, r.err, mcpengine.ErrConnectionLost, "call %d", i)
+			assert.Less(t, took, slack, "call %d", i)
+		}()
+	}
+	waitRequests(t, s, sent+uint64(n))
+	r, took := timedCall(s, f.ctx(2*requestTimeout), "half", nil)
+	f.tookErr(took)
+	assert.ErrorIs(t, r.err, mcpengine.ErrConnectionLost)
+	assert.Less(t, took, slack)
+	wg.Wait()
+	waitState(t, s, mcpengine.StateReady, slack)
+	f.notePIDs()
+	assert.Zero(t, echoAll(f, s, "h", 4, 2, nil))
+	assert.Equal(t, uint64(1), s.Stats().Restarts.Load())
 }
