@@ -300,13 +300,13 @@ var table struct {
 	rows []row
 }
 
-func printTable(w io.Writer) {
+func printTable(w io.Writer, took time.Duration) {
 	table.mu.Lock()
 	defer table.mu.Unlock()
 	if len(table.rows) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "\nfault suite (%d faults; FAULTS_FULL=%v): time to error is measured from the fault (or the call) to the caller's error\n\n", len(table.rows), full())
+	fmt.Fprintf(w, "\nfault suite: %d faults in %.1fs (FAULTS_FULL=%v); time to error runs from the fault (or the call) to the caller's error\n\n", len(table.rows), took.Seconds(), full())
 	tw := tabwriter.NewWriter(w, 2, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "fault\ttransport\texpected outcome\terrors\tto error p50\tmax\trestarts\tleaks\tresult")
 	ms := func(d time.Duration, n int) string {

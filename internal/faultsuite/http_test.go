@@ -306,7 +306,7 @@ func TestHTTPWrongProtocolVersion(t *testing.T) {
 func TestHTTPExpiryLoop(t *testing.T) {
 	window := time.Duration(scale(3, 10)) * time.Second
 	policy := supervisor.Policy{Initial: 20 * time.Millisecond, Max: 500 * time.Millisecond, Jitter: -1}
-	maxRestarts := 5 + int((window-620*time.Millisecond)/policy.Max) + 2 // as TestCrashLoop
+	maxRestarts := 5 + int((window-620*time.Millisecond)/policy.Max) + 3 // as TestCrashLoop
 	f := newFault(t, "http", "restarts slowed by the backoff; calls: ErrConnectionLost or ErrTimeout by their deadline", mcpengine.Config{Backoff: policy})
 	s := f.open("expiring", httpServer(f.demoHTTP(demoserver.HTTPOptions{ExpireAfter: 1})))
 	end := time.Now().Add(window)

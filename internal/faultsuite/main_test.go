@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"go.uber.org/goleak"
 )
@@ -36,8 +37,9 @@ func TestMain(m *testing.M) {
 			fmt.Fprintf(os.Stderr, "building cmd/engine: %v\n%s", err, out)
 			return 1
 		}
+		start := time.Now()
 		code := m.Run()
-		printTable(os.Stdout)
+		printTable(os.Stdout, time.Since(start))
 		return code
 	}()
 	if code == 0 {
