@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"os/signal"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/mcpengine/mcpengine"
@@ -38,6 +40,9 @@ const (
 	// modeStopReading answers initialize and never reads stdin again
 	// (a server stuck in a call that never returns), staying alive.
 	modeStopReading = "stop-reading"
+	// modeStubborn is modeStopReading that also ignores SIGTERM: only
+	// SIGKILL ends it.
+	modeStubborn = "stubborn"
 	// modeSilent reads everything and answers nothing, initialize
 	// included.
 	modeSilent = "silent"
@@ -81,6 +86,10 @@ func serveScripted(mode string, in io.Reader, out io.Writer) int {
 				`","capabilities":{"tools":{}},"serverInfo":{"name":"scripted","version":"1"}}}`)
 		case m.Method == "notifications/initialized" && mode == modeCrashAfterInit:
 			return 3
+		case m.Method == "notifications/initialized" && mode == modeStubborn:
+			signal.Ignore(syscall.SIGTERM)
+			time.Sleep(time.Hour) // the fault: deaf, and SIGTERM does nothing
+			return 0
 		case m.Method == "notifications/initialized" && mode == modeStopReading:
 			time.Sleep(time.Hour) // the fault: stdin fills up; SIGTERM ends it
 			return 0

@@ -557,3 +557,26 @@ func TestDiesMidFrame(t *testing.T) {
 	assert.Zero(t, echoAll(f, s, "h", 4, 2, nil))
 	assert.Equal(t, uint64(1), s.Stats().Restarts.Load())
 }
+
+// Session.Close and Engine.Close with a short deadline, while the server
+// neither reads its stdin nor minds SIGTERM: each returns by its
+// deadline, and the server is still killed and reaped (the leak check).
+func TestCloseDeadlineStubbornServer(t *testing.T) {
+	f := newFault(t, "stdio", "Session.Close and Engine.Close return by their deadline (300ms); server killed anyway", mcpengine.Config{})
+	a := f.connect("a", scripted(modeStubborn, nil))
+	f.connect("b", scripted(modeStubborn, nil))
+	const d = 300 * time.Millisecond
+	for _, c := range []struct {
+		what  string
+		close func(context.Context) error
+	}{{"Session.Close", a.Close}, {"Engine.Close", f.eng.Close}} {
+		ctx, cancel := context.WithTimeout(context.Background(), d)
+		start := time.Now()
+		err := c.close(ctx)
+		took := time.Since(start)
+		cancel()
+		f.tookErr(took)
+		t.Logf("%s: %v after %v", c.what, err, took)
+		assert.Less(t, took, d+2*time.Second, "%s waited for the server's shutdown past its deadline", c.what)
+	}
+}
