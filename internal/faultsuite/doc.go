@@ -20,5 +20,9 @@
 //
 // The package has no non-test code beyond this comment; the servers live in
 // its test files (the test binary re-executes itself as a scripted stdio
-// server, see server_test.go).
+// server, see server_test.go). It runs on Linux only: it counts processes,
+// process groups and descriptors in /proc.
+//
+// make faults runs every fault with FAULTS_FULL=1 (heavier loads, longer
+// loops, repeated kills); without it, as in make test, a fast subset runs.
 package faultsuite

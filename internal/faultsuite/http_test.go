@@ -1,3 +1,5 @@
+//go:build linux
+
 package faultsuite
 
 import (
@@ -400,6 +402,67 @@ func TestWebSocketServerGone(t *testing.T) {
 			if !errorsIsAny(err, mcpengine.ErrConnectionLost) {
 				t.Errorf("call %d: want ErrConnectionLost, got %v", i, err)
 			}
+			assert.Less(t, took, slack, "call %d", i)
+		}()
+	}
+	waitRequests(t, s, sent+uint64(n))
+	mu.Lock()
+	closedAt = time.Now()
+	mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), slack)
+	defer cancel()
+	require.NoError(t, hs.Close(ctx))
+	wg.Wait()
+	select {
+	case <-left:
+	case <-time.After(slack):
+		t.Fatalf("still %v %v after the server closed", s.State(), slack)
+	}
+}
+
+// The 2024-11-05 HTTP+SSE transport: every third message POST gets 503
+// (that request alone fails with ErrRequestFailed), then the server goes
+// away with calls in flight (they fail at once with ErrConnectionLost,
+// and the session leaves ready).
+func TestLegacySSE(t *testing.T) {
+	f := newFault(t, "sse", "POST 503: ErrRequestFailed alone; stream gone: calls in flight ErrConnectionLost, leaves ready", mcpengine.Config{})
+	hs, err := demoserver.New(demoserver.Options{}).ListenHTTP("127.0.0.1:0", demoserver.HTTPOptions{FailEvery: 3})
+	require.NoError(t, err)
+	s := f.connect("legacy", mcpengine.ServerConfig{URL: hs.SSEURL(), Type: "sse"})
+	failed := echoAll(f, s, "l", scale(4, 16), scale(6, 16), func(err error) bool {
+		return errors.Is(err, mcpengine.ErrRequestFailed) && strings.Contains(err.Error(), "503")
+	})
+	assert.Positive(t, failed, "the server failed requests")
+	assert.Equal(t, mcpengine.StateReady, s.State())
+	assert.Zero(t, s.Stats().Restarts.Load())
+
+	left := make(chan struct{})
+	var once sync.Once
+	unwatch := s.WatchState(func(c mcpengine.StateChange) {
+		if c.From == mcpengine.StateReady {
+			once.Do(func() { close(left) })
+		}
+	})
+	defer unwatch()
+	n := scale(10, 100)
+	var wg sync.WaitGroup
+	var closedAt time.Time
+	var mu sync.Mutex
+	sent := s.Stats().Requests.Load()
+	for i := range n {
+		wg.Add(1)
+		// Owner: this test; exits when the call returns (the server closes).
+		go func() {
+			defer wg.Done()
+			_, err := s.CallTool(f.ctx(2*requestTimeout), "sleep", map[string]any{"ms": 600000})
+			mu.Lock()
+			took := time.Since(closedAt)
+			mu.Unlock()
+			if errors.Is(err, mcpengine.ErrRequestFailed) {
+				return // the POST itself got its 503
+			}
+			f.tookErr(took)
+			assert.ErrorIs(t, err, mcpengine.ErrConnectionLost, "call %d", i)
 			assert.Less(t, took, slack, "call %d", i)
 		}()
 	}
