@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -479,4 +480,24 @@ func TestLegacySSE(t *testing.T) {
 	case <-time.After(slack):
 		t.Fatalf("still %v %v after the server closed", s.State(), slack)
 	}
+}
+
+// Nothing listens at the URL: Connect keeps retrying (connection
+// refused) and returns by its ctx deadline, with the last failure.
+func TestHTTPNothingListens(t *testing.T) {
+	f := newFault(t, "http", "connection refused: Connect returns by its deadline (300ms), naming the refusal", mcpengine.Config{})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	url := "http://" + ln.Addr().String() + demoserver.PathStreamable
+	require.NoError(t, ln.Close()) // a port nothing listens on
+	const d = 300 * time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	defer cancel()
+	start := time.Now()
+	_, err = f.eng.Connect(ctx, mcpengine.SessionConfig{Name: "nobody", Server: httpServer(url)})
+	took := time.Since(start)
+	f.tookErr(took)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.ErrorContains(t, err, "refused")
+	assert.Less(t, took, d+slack)
 }
