@@ -426,20 +426,24 @@ func TestRepeatedKills(t *testing.T) {
 	s := f.connect("killed", engineServe())
 	const kills = 10
 	stop := make(chan struct{})
-	done := make(chan int)
-	// Owner: this test; exits when stop is closed, sending its failures.
+	stopCalling := sync.OnceFunc(func() { close(stop) })
+	var calling sync.WaitGroup
+	var failed int
+	calling.Add(1)
+	// Owner: this test; exits when stop is closed (by the end of the
+	// test at the latest: the cleanup below waits for it).
 	go func() {
-		failed := 0
+		defer calling.Done()
 		for {
 			select {
 			case <-stop:
-				done <- failed
 				return
 			default:
 			}
 			failed += echoAll(f, s, "k", 8, 4, func(err error) bool { return errors.Is(err, mcpengine.ErrConnectionLost) })
 		}
 	}()
+	t.Cleanup(func() { stopCalling(); calling.Wait() }) // before the engine closes
 	for range kills {
 		waitState(t, s, mcpengine.StateReady, slack)
 		pids, err := proctest.Children(engineBin, "serve")
@@ -462,8 +466,9 @@ func TestRepeatedKills(t *testing.T) {
 		unwatch()
 	}
 	waitState(t, s, mcpengine.StateReady, slack)
-	close(stop)
-	t.Logf("%d calls failed over %d kills", <-done, kills)
+	stopCalling()
+	calling.Wait()
+	t.Logf("%d calls failed over %d kills", failed, kills)
 	assert.Equal(t, uint64(kills), s.Stats().Restarts.Load())
 }
 
