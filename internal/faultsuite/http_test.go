@@ -176,7 +176,11 @@ func TestCutStreams(t *testing.T) {
 		url := f.demoHTTP(demoserver.HTTPOptions{AnswerMode: demoserver.AnswerSSE, DropStreamEvery: 2, DropAbort: abort, SSERetry: 5 * time.Millisecond})
 		name := map[bool]string{false: "cut", true: "aborted"}[abort]
 		s := f.connect(name, httpServer(url))
-		assert.Zero(t, echoAll(f, s, name, scale(8, 32), scale(8, 16), nil))
+		// 8 callers at most: the demo server keeps the last 64 completed
+		// answer streams of a session for resumption, and more callers
+		// could complete 64 before a cut one is resumed on a loaded machine
+		// (the resume then gets 400, and the call ErrRequestFailed).
+		assert.Zero(t, echoAll(f, s, name, 8, scale(8, 48), nil))
 		assert.Zero(t, s.Stats().LateResponses.Load(), "%s: no answer twice", name)
 		assert.Zero(t, s.Stats().Restarts.Load(), name)
 		assert.Equal(t, mcpengine.StateReady, s.State(), name)
