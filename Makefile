@@ -102,3 +102,11 @@ report-screenshots: build
 DURATION ?= 10m
 soak:
 	SOAK_DURATION=$(DURATION) $(GO) test -count=1 -v -run '^TestSoak$$' -timeout 24h ./internal/soak/
+
+.PHONY: faults
+# The fault suite (internal/faultsuite): misbehaving stdio and HTTP servers
+# driven through the public API, each checked against the contract
+# (deadlines, typed errors, state, no leaks after Close); prints a table of
+# what each fault measured. make test runs its fast subset.
+faults:
+	FAULTS_FULL=1 $(GO) test -race -count=1 -v -timeout 20m ./internal/faultsuite/

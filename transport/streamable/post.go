@@ -187,6 +187,13 @@ func (c *conn) deliverInbound(frame []byte, p *post) (answered bool) {
 	fresh := in.Others > 0 || len(in.Orphans) > 0
 	for _, id := range in.Responses {
 		pd := c.inflight[id]
+		if n, ok := id.NumberInString(); ok && pd == nil {
+			// Request n's answer with its id sent back as a string: a
+			// broken answer the session fails n with (a protocol error),
+			// not an unknown one to drop (issue 16.5).
+			id = messages.NumberID(n)
+			pd = c.inflight[id]
+		}
 		if pd == nil || pd.done {
 			continue
 		}
