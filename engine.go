@@ -214,7 +214,13 @@ func (e *Engine) Connect(ctx context.Context, sc SessionConfig) (*Session, error
 		return nil, err
 	}
 	if err := s.WaitReady(ctx); err != nil {
-		cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		// Close within what is left of the caller's deadline (at most
+		// 5 s): a server that ignores the end of its input and SIGTERM
+		// takes seconds to kill, and the caller must not wait for that
+		// past its deadline. What Close leaves undone finishes in the
+		// background (the server is still killed and reaped), and
+		// Engine.Close waits for it.
+		cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		defer cancel()
 		_ = s.Close(cctx)
 		var unreachable *ConnectError
