@@ -495,10 +495,11 @@ func TestLegacySSE(t *testing.T) {
 	}
 }
 
-// Nothing listens at the URL: Connect keeps retrying (connection
-// refused) and returns by its ctx deadline, with the last failure.
+// Nothing listens at the URL: a server never reached fails the first
+// connect at once with a typed error naming the refusal (no retrying
+// until the deadline: the backoff is for sessions that were up once).
 func TestHTTPNothingListens(t *testing.T) {
-	f := newFault(t, "http", "connection refused: Connect returns by its deadline (300ms), naming the refusal", mcpengine.Config{})
+	f := newFault(t, "http", "connection refused: Connect fails at once with ErrUnreachable, naming the refusal", mcpengine.Config{})
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
 	url := "http://" + ln.Addr().String() + demoserver.PathStreamable
@@ -510,7 +511,7 @@ func TestHTTPNothingListens(t *testing.T) {
 	_, err = f.eng.Connect(ctx, mcpengine.SessionConfig{Name: "nobody", Server: httpServer(url)})
 	took := time.Since(start)
 	f.tookErr(took)
-	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.ErrorIs(t, err, mcpengine.ErrUnreachable)
 	assert.ErrorContains(t, err, "refused")
 	assert.Less(t, took, d+slack)
 }

@@ -356,9 +356,10 @@ func TestSlowTrickle(t *testing.T) {
 // engine shuts the live process down, and the session comes back.
 func TestClosesStdout(t *testing.T) {
 	f := newFault(t, "stdio", "stdout closed, process alive: ErrConnectionLost at once; process shut down; ready again", mcpengine.Config{})
-	// Requests 1 and 2 are initialize and this test's first call; the
-	// third request finds the connection closed.
-	s := f.connect("mute", engineServe("--close-after", "2"))
+	// Requests 1 to 3 are the era probe (server/discover, which the
+	// legacy demo server refuses), initialize and this test's first call;
+	// the fourth request finds the connection closed.
+	s := f.connect("mute", engineServe("--close-after", "3"))
 	pids, err := proctest.Children(engineBin, "serve")
 	require.NoError(t, err)
 	require.Len(t, pids, 1)
