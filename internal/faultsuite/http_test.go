@@ -225,27 +225,7 @@ func TestHTTPOversizedFrame(t *testing.T) {
 func TestHTTPBrokenAnswer(t *testing.T) {
 	f := newFault(t, "http", "*ProtocolError at once (result+error, jsonrpc 1.0, string id); others unharmed; no restart", mcpengine.Config{})
 	s := f.connect("broken", httpServer(f.faultyHTTP(demoserver.HTTPOptions{})))
-	var wg sync.WaitGroup
-	for _, tool := range []string{"both", "v1", "string-id"} {
-		for i := range 4 {
-			wg.Add(1)
-			// Owner: this test; exits when the call returns.
-			go func() {
-				defer wg.Done()
-				r, took := timedCall(s, f.ctx(2*requestTimeout), tool, nil)
-				f.tookErr(took)
-				assert.ErrorIs(t, r.err, mcpengine.ErrProtocol, "%s %d", tool, i)
-				var pe *mcpengine.ProtocolError
-				assert.ErrorAs(t, r.err, &pe, "%s %d", tool, i)
-				assert.Less(t, took, slack, "%s %d waited for its timeout", tool, i)
-			}()
-		}
-	}
-	assert.Zero(t, echoAll(f, s, "b", 8, 4, nil))
-	wg.Wait()
-	assert.Equal(t, mcpengine.StateReady, s.State())
-	assert.Zero(t, s.Stats().Restarts.Load())
-	assert.Zero(t, s.Stats().Timeouts.Load())
+	brokenAnswers(t, f, s)
 }
 
 // An HTTP answer written a byte at a time, slowly: a caller whose
@@ -514,4 +494,33 @@ func TestHTTPNothingListens(t *testing.T) {
 	assert.ErrorIs(t, err, mcpengine.ErrUnreachable)
 	assert.ErrorContains(t, err, "refused")
 	assert.Less(t, took, d+slack)
+}
+
+// brokenAnswers sends calls whose answers are broken three ways (result
+// and error both, jsonrpc 1.0, the id sent back as a string) beside
+// well-formed echoes: each broken one fails at once with a
+// *ProtocolError, the echoes get their own answers, and the session
+// neither restarts nor times anything out.
+func brokenAnswers(t *testing.T, f *fault, s *mcpengine.Session) {
+	var wg sync.WaitGroup
+	for _, tool := range []string{"both", "v1", "string-id"} {
+		for i := range 4 {
+			wg.Add(1)
+			// Owner: this test; exits when the call returns.
+			go func() {
+				defer wg.Done()
+				r, took := timedCall(s, f.ctx(2*requestTimeout), tool, nil)
+				f.tookErr(took)
+				assert.ErrorIs(t, r.err, mcpengine.ErrProtocol, "%s %d", tool, i)
+				var pe *mcpengine.ProtocolError
+				assert.ErrorAs(t, r.err, &pe, "%s %d", tool, i)
+				assert.Less(t, took, slack, "%s %d waited for its timeout", tool, i)
+			}()
+		}
+	}
+	assert.Zero(t, echoAll(f, s, "b", 8, 4, nil))
+	wg.Wait()
+	assert.Equal(t, mcpengine.StateReady, s.State())
+	assert.Zero(t, s.Stats().Restarts.Load())
+	assert.Zero(t, s.Stats().Timeouts.Load())
 }

@@ -211,27 +211,7 @@ func TestBrokenFrames(t *testing.T) {
 func TestBrokenAnswer(t *testing.T) {
 	f := newFault(t, "stdio", "*ProtocolError at once (result+error, jsonrpc 1.0, string id); others unharmed; no restart", mcpengine.Config{})
 	s := f.connect("broken", scripted(modeTools, nil))
-	var wg sync.WaitGroup
-	for _, tool := range []string{"both", "v1", "string-id"} {
-		for i := range 4 {
-			wg.Add(1)
-			// Owner: this test; exits when the call returns.
-			go func() {
-				defer wg.Done()
-				r, took := timedCall(s, f.ctx(2*requestTimeout), tool, nil)
-				f.tookErr(took)
-				assert.ErrorIs(t, r.err, mcpengine.ErrProtocol, "%s %d", tool, i)
-				var pe *mcpengine.ProtocolError
-				assert.ErrorAs(t, r.err, &pe, "%s %d", tool, i)
-				assert.Less(t, took, slack, "%s %d waited for its timeout", tool, i)
-			}()
-		}
-	}
-	assert.Zero(t, echoAll(f, s, "b", 8, 4, nil))
-	wg.Wait()
-	assert.Equal(t, mcpengine.StateReady, s.State())
-	assert.Zero(t, s.Stats().Restarts.Load())
-	assert.Zero(t, s.Stats().Timeouts.Load())
+	brokenAnswers(t, f, s)
 	assert.Equal(t, uint64(12), s.Stats().InvalidFrames.Load())
 }
 
