@@ -56,6 +56,9 @@ func (a *sessionActor) timeoutError(c *Call) *TimeoutError {
 }
 
 func (a *sessionActor) deadlineFor(c *Call, now time.Time) time.Time {
+	if c.Timeout == noTimeout {
+		return time.Time{} // the listen: the sweep leaves it alone
+	}
 	d := now.Add(a.timeoutFor(c))
 	if !c.Deadline.IsZero() && c.Deadline.Before(d) {
 		d = c.Deadline
@@ -82,6 +85,8 @@ func (a *sessionActor) transmit(c *Call) {
 			c.finish(a, nil, ErrTooManyInFlight)
 			return
 		}
+	} else if c.Method == messages.MethodSubscriptionsListen {
+		meta = a.sh.negotiated.Load().RequestMeta // the actor's own, in a ready modern session
 	}
 	now := time.Now()
 	if !c.Deadline.IsZero() && !now.Before(c.Deadline) {
@@ -204,6 +209,9 @@ func (a *sessionActor) removeQueued(c *Call) {
 // than t. Per-request timers would cost a timer per call; one timer at the
 // earliest deadline costs nothing on the hot path (a comparison).
 func (a *sessionActor) armSweep(t time.Time) {
+	if t.IsZero() {
+		return // no deadline
+	}
 	if !a.sweepAt.IsZero() && !t.Before(a.sweepAt) {
 		return
 	}
@@ -229,6 +237,9 @@ func (a *sessionActor) sweep() {
 		}
 	}
 	for id, c := range a.pending {
+		if c.deadline.IsZero() {
+			continue // no deadline (the listen)
+		}
 		if now.Before(c.deadline) {
 			consider(c.deadline)
 			continue

@@ -46,6 +46,8 @@ type sessionActor struct {
 	// input_required answer until they finish; nil when there are none.
 	// Not a field of Call, which would then outgrow its size class.
 	rounds map[*Call]*inputRounds
+	// listen is the 2026-07-28 subscriptions/listen (listen.go).
+	listen listenState
 
 	sweepTimer *time.Timer
 	sweepAt    time.Time
@@ -118,6 +120,11 @@ func (a *sessionActor) Receive(ctx actor.Context) {
 			delete(a.sh.subscriptions, m.uri)
 		}
 		a.tellConnection()
+		a.refreshListen()
+	case *RefreshListen:
+		a.refreshListen()
+	case *listenRetry:
+		a.onListenRetry(m)
 	case *trackLogLevel:
 		a.sh.logLevel = m.level
 	case *closeSession:
@@ -158,6 +165,7 @@ func (a *sessionActor) stopTimers() {
 	if a.retryTimer != nil {
 		a.retryTimer.Stop()
 	}
+	a.stopListenTimer()
 	if a.dialCancel != nil {
 		a.dialCancel()
 		a.dialCancel = nil
