@@ -1,6 +1,8 @@
 package mcpengine_test
 
 import (
+	"context"
+	"net/http/httptest"
 	"syscall"
 	"testing"
 	"time"
@@ -269,4 +271,58 @@ func subscriptionIDOf(result messages.RawMessage) string {
 		return ""
 	}
 	return r.Meta.SubscriptionID.String()
+}
+
+// TestADroppedListenIsReopenedWithBackoff: over Streamable HTTP a listen
+// stream the server drops (after its acknowledgement, without a result,
+// and not resumable) fails alone: the session stays ready, the drop is
+// reported as a drop (not a graceful end, not a lost connection), and the
+// listen is opened again after the backoff.
+func TestADroppedListenIsReopenedWithBackoff(t *testing.T) {
+	srv := demoserver.New(demoserver.Options{Versions: messages.ModernVersions})
+	h := srv.StreamableHandler(demoserver.HTTPOptions{DropStreamEvery: 1, DropAfterEvents: 1, NoPriming: true, DropAbort: true})
+	ts := httptest.NewServer(h)
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = h.Close(ctx)
+		ts.Close()
+	})
+	e := newEngine(t, mcpengine.Config{})
+	ctx := testCtx(t, 30*time.Second)
+	s, err := e.Connect(ctx, mcpengine.SessionConfig{Name: "drops", Server: mcpengine.ServerConfig{URL: ts.URL + demoserver.PathStreamable, Type: "streamable-http"}})
+	require.NoError(t, err)
+	_, stop := watchNotes(s)
+	defer stop()
+	st := waitListen(t, s, 20*time.Second, "two drops", func(st mcpengine.ListenStatus) bool { return st.Drops >= 2 })
+	assert.GreaterOrEqual(t, st.Opened, 2, "re-opened after the first drop")
+	assert.Equal(t, mcpengine.StateReady, s.State(), "a dropped listen fails alone")
+	if st.Phase == mcpengine.ListenDropped {
+		assert.NotErrorIs(t, st.Err, mcpengine.ErrConnectionLost)
+	}
+	assert.NotEqual(t, mcpengine.ListenEnded, st.Phase)
+}
+
+// TestTheSweepLeavesTheListenAlone: a request timeout shorter than the
+// listen's life does not end it; the sweep that expires a call leaves the
+// listen pending, and its notifications keep coming.
+func TestTheSweepLeavesTheListenAlone(t *testing.T) {
+	e := newEngine(t, mcpengine.Config{RequestTimeout: 200 * time.Millisecond})
+	ctx := testCtx(t, 30*time.Second)
+	s, err := e.Connect(ctx, mcpengine.SessionConfig{Name: "sweep", Server: engineServe("--era", "modern")})
+	require.NoError(t, err)
+	n, stop := watchNotes(s)
+	defer stop()
+	waitListen(t, s, 10*time.Second, "open", func(st mcpengine.ListenStatus) bool { return st.Phase == mcpengine.ListenOpen })
+	// Expired by the sweep, after the listen was sent.
+	_, err = s.CallTool(ctx, "sleep", map[string]any{"ms": 5000})
+	require.ErrorIs(t, err, mcpengine.ErrTimeout)
+	st, _ := s.Listen()
+	assert.Equal(t, mcpengine.ListenOpen, st.Phase)
+	assert.Equal(t, 1, st.Opened)
+	_, err = s.CallTool(ctx, "notify", map[string]any{"kind": "resources"})
+	require.NoError(t, err)
+	assert.Equal(t, messages.NotificationResourcesListChanged, n.next(t, 10*time.Second).Method)
+	st, _ = s.Listen()
+	assert.Equal(t, 1, st.Opened, "never re-opened")
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/supervisor"
+	"github.com/mcpengine/mcpengine/transport"
 )
 
 // subscriptions/listen (2026-07-28): one long-lived request per session
@@ -68,8 +69,9 @@ type ListenStatus struct {
 	// Acknowledged is what the server agreed to honor (Phase ListenOpen;
 	// kept, for the record, once the stream ended).
 	Acknowledged *messages.SubscriptionFilter
-	// Opened counts the listen requests sent over the session's life.
-	Opened int
+	// Opened counts the listen requests sent over the session's life,
+	// Drops the streams that ended without a result.
+	Opened, Drops int
 	// Err is why the stream dropped or failed.
 	Err error
 }
@@ -168,7 +170,7 @@ func (a *sessionActor) refreshListen() {
 	a.closeListen()
 	l.want = want
 	if want.Empty() {
-		a.sh.setListen(func(s *ListenStatus) { *s = ListenStatus{Opened: s.Opened} })
+		a.sh.setListen(func(s *ListenStatus) { *s = ListenStatus{Opened: s.Opened, Drops: s.Drops} })
 		return
 	}
 	if l.ended || l.timer != nil {
@@ -189,7 +191,7 @@ func (a *sessionActor) openListen() {
 	l.call = c
 	want := l.want
 	a.sh.setListen(func(s *ListenStatus) {
-		*s = ListenStatus{Phase: ListenOpening, Requested: want, Opened: s.Opened + 1}
+		*s = ListenStatus{Phase: ListenOpening, Requested: want, Opened: s.Opened + 1, Drops: s.Drops}
 	})
 	a.transmit(c)
 }
@@ -225,11 +227,13 @@ func (a *sessionActor) listenDone(c *Call, err error) {
 	case err == nil:
 		l.ended = true
 		a.sh.setListen(func(s *ListenStatus) { s.Phase, s.Err = ListenEnded, nil })
-	case errors.As(err, &wire):
+	case errors.As(err, &wire) && wire.Code != transport.CodeRequestFailed:
+		// The server refused it (a transport's failure of the one
+		// request, CodeRequestFailed, is a drop).
 		l.ended = true
 		a.sh.setListen(func(s *ListenStatus) { s.Phase, s.Err = ListenFailed, err })
 	default:
-		a.sh.setListen(func(s *ListenStatus) { s.Phase, s.Err = ListenDropped, err })
+		a.sh.setListen(func(s *ListenStatus) { s.Phase, s.Err, s.Drops = ListenDropped, err, s.Drops+1 })
 		var lost *ConnectionLostError
 		var closed *ClosedError
 		if errors.As(err, &lost) || errors.As(err, &closed) || a.state != StateReady {
