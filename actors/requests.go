@@ -105,7 +105,10 @@ func (a *sessionActor) transmit(c *Call) {
 		params = r.params
 	}
 	a.pending[c.id] = c
-	a.sh.pendingCalls.Store(int32(len(a.pending)))
+	if c.Timeout == noTimeout {
+		a.listenID = c.id
+	}
+	a.publishPending()
 	if a.conn != nil && a.conn.reader != nil {
 		a.conn.reader.requestSent()
 	}
@@ -120,7 +123,24 @@ func (a *sessionActor) transmit(c *Call) {
 // forget removes a request from the pending map.
 func (a *sessionActor) forget(id int64) {
 	delete(a.pending, id)
-	a.sh.pendingCalls.Store(int32(len(a.pending)))
+	if id == a.listenID {
+		a.listenID = 0
+	}
+	a.publishPending()
+}
+
+// publishPending publishes the number of pending requests for the turn
+// decisions of the connection's readers (turns.go), the listen left out:
+// it is pending for the connection's life, and counting it would keep the
+// reader goroutine reading for good, so that no caller would read its own
+// answer. Its notifications are read like an idle session's, by whoever
+// holds the turn, or by the reader goroutine within idleGrace.
+func (a *sessionActor) publishPending() {
+	n := len(a.pending)
+	if a.listenID != 0 {
+		n--
+	}
+	a.sh.pendingCalls.Store(int32(n))
 }
 
 // write queues one frame for the writer.

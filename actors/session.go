@@ -48,6 +48,8 @@ type sessionActor struct {
 	rounds map[*Call]*inputRounds
 	// listen is the 2026-07-28 subscriptions/listen (listen.go).
 	listen listenState
+	// listenID is the listen's id while it is in pending, 0 otherwise.
+	listenID int64
 
 	sweepTimer *time.Timer
 	sweepAt    time.Time
