@@ -2,6 +2,7 @@ package demoserver
 
 import (
 	"bytes"
+	"context"
 	"slices"
 	"sync"
 
@@ -22,6 +23,7 @@ import (
 // listener is one open listen.
 type listener struct {
 	s      *session
+	ctx    context.Context // the request's: ends when the client cancels it
 	id     messages.ID
 	filter messages.SubscriptionFilter
 	end    chan struct{} // closed to end the listen gracefully
@@ -53,7 +55,9 @@ func (h *listenHub) each(want func(*messages.SubscriptionFilter) bool, fn func(*
 	h.mu.Lock()
 	ls := make([]*listener, 0, len(h.open))
 	for l := range h.open {
-		if want(&l.filter) {
+		// A listen the client cancelled is skipped at once, although its
+		// handler may not have removed it yet.
+		if l.ctx.Err() == nil && want(&l.filter) {
 			ls = append(ls, l)
 		}
 	}
@@ -70,8 +74,11 @@ func (h *listenHub) endAll() int {
 	defer h.mu.Unlock()
 	n := 0
 	for l := range h.open {
-		close(l.end)
 		delete(h.open, l)
+		if l.ctx.Err() != nil {
+			continue // cancelled by the client: it gets no answer
+		}
+		close(l.end)
 		n++
 	}
 	return n
@@ -107,7 +114,7 @@ func handleListen(r *request, buf []byte) ([]byte, *messages.WireError) {
 	// The demo honors every kind it has: all list changes, any URI.
 	ack := p.Notifications
 	ack.ResourceSubscriptions = slices.Clone(ack.ResourceSubscriptions)
-	l := &listener{s: r.s, id: r.id, filter: ack, end: make(chan struct{})}
+	l := &listener{s: r.s, ctx: r.ctx, id: r.id, filter: ack, end: make(chan struct{})}
 	raw, err := messages.Marshal(&ack)
 	if err != nil {
 		return nil, &messages.WireError{Code: messages.CodeInternalError, Message: err.Error()}
