@@ -82,7 +82,7 @@ var allListChanges = messages.SubscriptionFilter{ToolsListChanged: true, Prompts
 func TestListenCarriesListChangesAndResourceUpdates(t *testing.T) {
 	for _, srvKind := range eraServers {
 		t.Run(srvKind.name, func(t *testing.T) {
-			cfg, _ := srvKind.start(t, []string{"--era", "modern"}, demoserver.Options{Versions: messages.ModernVersions})
+			cfg, p := srvKind.start(t, []string{"--era", "modern"}, demoserver.Options{Versions: messages.ModernVersions})
 			e := newEngine(t, mcpengine.Config{})
 			ctx := testCtx(t, 30*time.Second)
 			s, err := e.Connect(ctx, mcpengine.SessionConfig{Name: "listen", Server: cfg})
@@ -121,7 +121,13 @@ func TestListenCarriesListChangesAndResourceUpdates(t *testing.T) {
 			assert.Contains(t, string(m.Params), uri)
 			assert.NotEqual(t, firstID, subscriptionID(t, m.Params), "on the new listen")
 
-			// The replaced listen was closed: one listen is open.
+			// The replaced listen was closed: one listen is open. (Over
+			// HTTP closing is the client closing the POST's stream, which
+			// the server learns when it learns it: wait for that, the new
+			// listen's POST is then its only session.)
+			if p != nil {
+				require.NoError(t, p.srv.Await(ctx, func(st demoserver.Stats) bool { return st.ActiveSessions == 1 }))
+			}
 			res, err = s.CallTool(ctx, "notify", map[string]any{"kind": "listen_end"})
 			require.NoError(t, err)
 			assert.Equal(t, "ended 1 listens", textOf(t, res))
@@ -325,4 +331,36 @@ func TestTheSweepLeavesTheListenAlone(t *testing.T) {
 	assert.Equal(t, messages.NotificationResourcesListChanged, n.next(t, 10*time.Second).Method)
 	st, _ = s.Listen()
 	assert.Equal(t, 1, st.Opened, "never re-opened")
+}
+
+// TestCallersStillReadTheirOwnAnswersWhileListening: the listen, pending
+// for the connection's life, does not keep the stdio reader goroutine
+// holding the turn: a caller alone on a listening session still reads its
+// own answers (actors/turns.go), and the listen's notifications still
+// arrive.
+func TestCallersStillReadTheirOwnAnswersWhileListening(t *testing.T) {
+	e := newEngine(t, mcpengine.Config{})
+	ctx := testCtx(t, 60*time.Second)
+	s, err := e.Connect(ctx, mcpengine.SessionConfig{Name: "turns", Server: engineServe("--era", "modern")})
+	require.NoError(t, err)
+	n, stop := watchNotes(s)
+	defer stop()
+	waitListen(t, s, 10*time.Second, "open", func(st mcpengine.ListenStatus) bool { return st.Phase == mcpengine.ListenOpen })
+
+	st := s.Stats()
+	byCallers, frames := st.FramesReadByCallers.Load(), st.FramesIn.Load()
+	for range 200 {
+		res, err := s.CallTool(ctx, "echo", map[string]any{"text": "x"})
+		require.NoError(t, err)
+		require.Equal(t, "x", res.Content[0].Text)
+	}
+	byCallers, frames = st.FramesReadByCallers.Load()-byCallers, st.FramesIn.Load()-frames
+	t.Logf("%d of %d answers read by their callers", byCallers, frames)
+	// As in TestALoneCallerReadsItsOwnAnswersAndSurvivesKill9: only a
+	// pause of over 2 ms between two calls hands the turn back.
+	assert.GreaterOrEqual(t, byCallers*2, frames, "most answers are read by their callers")
+
+	_, err = s.CallTool(ctx, "notify", map[string]any{"kind": "tools"})
+	require.NoError(t, err)
+	assert.Equal(t, messages.NotificationToolsListChanged, n.next(t, 10*time.Second).Method)
 }
