@@ -3,6 +3,7 @@ package mcpengine_test
 import (
 	"context"
 	"net/http/httptest"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -14,6 +15,8 @@ import (
 	"github.com/mcpengine/mcpengine/demoserver"
 	"github.com/mcpengine/mcpengine/internal/schemacheck"
 	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/transport"
+	"github.com/mcpengine/mcpengine/transport/memory"
 )
 
 // waitListen waits until the session's listen status satisfies cond.
@@ -363,4 +366,85 @@ func TestCallersStillReadTheirOwnAnswersWhileListening(t *testing.T) {
 	_, err = s.CallTool(ctx, "notify", map[string]any{"kind": "tools"})
 	require.NoError(t, err)
 	assert.Equal(t, messages.NotificationToolsListChanged, n.next(t, 10*time.Second).Method)
+}
+
+// TestARefusedListenIsFailedNotRetried: a 2026-07-28 server that answers
+// subscriptions/listen with a JSON-RPC error refused it: ListenFailed with
+// that error, not a drop, and not sent again on the same connection.
+func TestARefusedListenIsFailedNotRetried(t *testing.T) {
+	var mu sync.Mutex
+	listens := 0
+	dialer := memory.NewDialer("refuses-listen", func(conn transport.Conn) {
+		defer conn.Close(context.Background())
+		for {
+			frame, err := conn.ReadFrame()
+			if err != nil {
+				return
+			}
+			msgs, _ := messages.DecodeFrame(frame)
+			for _, m := range msgs {
+				if m.Kind != messages.KindRequest {
+					continue
+				}
+				var out []byte
+				switch m.Method {
+				case messages.MethodServerDiscover:
+					out = messages.AppendResult(nil, m.ID, messages.RawMessage(`{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{"listChanged":true}},"ttlMs":0,"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}}}`))
+				case messages.MethodSubscriptionsListen:
+					mu.Lock()
+					listens++
+					mu.Unlock()
+					out = messages.AppendError(nil, m.ID, &messages.WireError{Code: messages.CodeMethodNotFound, Message: "no listen here"})
+				default:
+					out = messages.AppendError(nil, m.ID, &messages.WireError{Code: messages.CodeMethodNotFound, Message: "method not found"})
+				}
+				if conn.WriteFrames(out) != nil {
+					return
+				}
+			}
+		}
+	})
+	e := newEngine(t, mcpengine.Config{})
+	ctx := testCtx(t, 30*time.Second)
+	s, err := e.Connect(ctx, mcpengine.SessionConfig{Name: "refused", Dialer: dialer})
+	require.NoError(t, err)
+	require.Equal(t, messages.Version20260728, s.ProtocolVersion())
+	_, stop := watchNotes(s)
+	defer stop()
+	st := waitListen(t, s, 10*time.Second, "failed", func(st mcpengine.ListenStatus) bool { return st.Phase == mcpengine.ListenFailed })
+	var werr *messages.WireError
+	require.ErrorAs(t, st.Err, &werr)
+	assert.EqualValues(t, messages.CodeMethodNotFound, werr.Code)
+	assert.Equal(t, messages.SubscriptionFilter{ToolsListChanged: true}, st.Requested, "only what the server declares")
+	require.NoError(t, s.Ping(ctx)) // a round trip on the ordered pipe
+	st, _ = s.Listen()
+	assert.Equal(t, mcpengine.ListenFailed, st.Phase)
+	assert.Equal(t, 1, st.Opened)
+	mu.Lock()
+	assert.Equal(t, 1, listens)
+	mu.Unlock()
+}
+
+// TestTheHandshakeEraNeverListens: with a notification handler and a
+// subscription, a legacy session uses resources/subscribe (and its GET
+// stream over HTTP), never subscriptions/listen.
+func TestTheHandshakeEraNeverListens(t *testing.T) {
+	srv := demoserver.New(demoserver.Options{})
+	e := newEngine(t, mcpengine.Config{})
+	ctx := testCtx(t, 30*time.Second)
+	s, err := e.Connect(ctx, mcpengine.SessionConfig{Name: "legacy", Dialer: memoryDemo(t, srv)})
+	require.NoError(t, err)
+	require.Equal(t, messages.Version20251125, s.ProtocolVersion())
+	n, stop := watchNotes(s)
+	defer stop()
+	require.NoError(t, s.Subscribe(ctx, "demo://resource/1"))
+	res, err := s.CallTool(ctx, "touch", map[string]any{"uri": "demo://resource/1"})
+	require.NoError(t, err)
+	require.Equal(t, "notified", textOf(t, res))
+	assert.Equal(t, messages.NotificationResourcesUpdated, n.next(t, 10*time.Second).Method)
+	st := srv.Stats()
+	assert.Equal(t, int64(1), st.Methods[messages.MethodResourcesSubscribe])
+	assert.Zero(t, st.Methods[messages.MethodSubscriptionsListen])
+	ls, _ := s.Listen()
+	assert.Equal(t, mcpengine.ListenNone, ls.Phase)
 }
