@@ -2,6 +2,7 @@ package actors
 
 import (
 	"errors"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -76,8 +77,12 @@ type ListenStatus struct {
 	Err error
 }
 
-// noTimeout as a Call's Timeout: the request has no deadline.
-const noTimeout time.Duration = -1
+// noTimeout as the Timeout of one of the actor's own calls: the request
+// has no deadline. A caller's Timeout (WithTimeout) never means that.
+const noTimeout time.Duration = math.MinInt64
+
+// noDeadline reports whether c is the listen, which has no deadline.
+func (c *Call) noDeadline() bool { return c.Timeout == noTimeout && c.onDone != nil }
 
 // listenRetry is sent by the listen's backoff timer. No reply.
 type listenRetry struct{ gen uint64 }

@@ -56,7 +56,7 @@ func (a *sessionActor) timeoutError(c *Call) *TimeoutError {
 }
 
 func (a *sessionActor) deadlineFor(c *Call, now time.Time) time.Time {
-	if c.Timeout == noTimeout {
+	if c.noDeadline() {
 		return time.Time{} // the listen: the sweep leaves it alone
 	}
 	d := now.Add(a.timeoutFor(c))
@@ -105,7 +105,7 @@ func (a *sessionActor) transmit(c *Call) {
 		params = r.params
 	}
 	a.pending[c.id] = c
-	if c.Timeout == noTimeout {
+	if c.noDeadline() {
 		a.listenID = c.id
 	}
 	a.publishPending()
