@@ -193,9 +193,16 @@ func exerciseBothEras(t *testing.T, s *mcpengine.Session) {
 // exerciseModernOnly checks what the stateless era refuses before sending.
 func exerciseModernOnly(t *testing.T, s *mcpengine.Session) {
 	ctx := testCtx(t, 10*time.Second)
-	err := s.Subscribe(ctx, "demo://resource/1")
+	_, err := s.Call(ctx, messages.MethodResourcesSubscribe, &messages.SubscribeParams{URI: "demo://resource/1"})
 	require.ErrorIs(t, err, mcpengine.ErrNotInProtocolVersion)
 	assert.True(t, mcpengine.SafeToRetry(err), "refused before sending")
+	// Subscribe joins the filter of subscriptions/listen instead.
+	require.NoError(t, s.Subscribe(ctx, "demo://resource/1"))
+	waitListen(t, s, 10*time.Second, "open with the subscription", func(st mcpengine.ListenStatus) bool {
+		return st.Phase == mcpengine.ListenOpen && st.Acknowledged != nil && len(st.Acknowledged.ResourceSubscriptions) == 1
+	})
+	require.NoError(t, s.Unsubscribe(ctx, "demo://resource/1"))
+	waitListen(t, s, 10*time.Second, "closed", func(st mcpengine.ListenStatus) bool { return st.Phase == mcpengine.ListenNone })
 	require.ErrorIs(t, s.SetLogLevel(ctx, "info"), mcpengine.ErrNotInProtocolVersion)
 	_, err = s.Call(ctx, messages.MethodPing, nil)
 	require.ErrorIs(t, err, mcpengine.ErrNotInProtocolVersion)

@@ -2,6 +2,7 @@ package mcpengine
 
 import (
 	"context"
+	"errors"
 
 	"github.com/mcpengine/mcpengine/messages"
 )
@@ -36,18 +37,41 @@ func (s *Session) ReadResource(ctx context.Context, uri string, opts ...CallOpti
 }
 
 // Subscribe asks for notifications/resources/updated about uri. The
-// subscription is replayed after every reconnect.
+// subscription is replayed after every reconnect. In 2026-07-28, which has
+// no resources/subscribe, the URI joins the filter of the session's
+// subscriptions/listen, which is re-opened with it; Subscribe returns
+// once that is asked for, and Listen says what the server acknowledged.
 func (s *Session) Subscribe(ctx context.Context, uri string) error {
+	if s.modern() {
+		s.h.TrackSubscription(uri, true)
+		return nil
+	}
 	if _, err := s.Call(ctx, messages.MethodResourcesSubscribe, &messages.SubscribeParams{URI: uri}); err != nil {
+		if errors.Is(err, ErrNotInProtocolVersion) && s.modern() {
+			s.h.TrackSubscription(uri, true) // the era was learned while the call waited
+			return nil
+		}
 		return err
 	}
 	s.h.TrackSubscription(uri, true)
 	return nil
 }
 
-// Unsubscribe cancels a subscription.
+// Unsubscribe cancels a subscription (in 2026-07-28: removes uri from the
+// listen's filter).
 func (s *Session) Unsubscribe(ctx context.Context, uri string) error {
 	s.h.TrackSubscription(uri, false)
+	if s.modern() {
+		return nil
+	}
 	_, err := s.Call(ctx, messages.MethodResourcesUnsubscribe, &messages.UnsubscribeParams{URI: uri})
+	if errors.Is(err, ErrNotInProtocolVersion) && s.modern() {
+		return nil
+	}
 	return err
+}
+
+func (s *Session) modern() bool {
+	n := s.sh.Negotiated()
+	return n != nil && n.Modern()
 }

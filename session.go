@@ -84,8 +84,17 @@ func (s *Session) WatchState(fn func(StateChange)) (stop func()) { return s.sh.W
 // (which goes to the call that asked for it), in order, on the session's
 // callback dispatcher, never on the connection's reader. It returns a
 // function that stops the subscription.
+//
+// In 2026-07-28 a handler is what makes the session listen for the list
+// changes the server declares (subscriptions/listen, see Listen); the
+// listen closes when the last handler stops and nothing else is wanted.
 func (s *Session) OnNotification(fn func(Notification)) (stop func()) {
-	return s.sh.WatchNotifications(fn)
+	stopWatch := s.sh.WatchNotifications(fn)
+	s.h.RefreshListen()
+	return func() {
+		stopWatch()
+		s.h.RefreshListen()
+	}
 }
 
 // ProtocolVersion is the negotiated version ("" before the first handshake).

@@ -19,3 +19,5 @@ func (*setRoots) IgnoreDeadLetterLogging()          {}
 func (*trackSubscription) IgnoreDeadLetterLogging() {}
 func (*trackLogLevel) IgnoreDeadLetterLogging()     {}
 func (*closeSession) IgnoreDeadLetterLogging()      {}
+func (*listenRetry) IgnoreDeadLetterLogging()       {}
+func (*RefreshListen) IgnoreDeadLetterLogging()     {}

@@ -78,3 +78,8 @@ func (h *Handle) Close(ctx context.Context) error {
 	h.sh.WaitIdle(ctx.Done())
 	return ctx.Err()
 }
+
+// RefreshListen tells a 2026-07-28 session that the embedder's interest
+// changed (a notification handler added or removed): its listen is opened,
+// replaced or closed to match.
+func (h *Handle) RefreshListen() { h.sys.Root.Send(h.pid, &RefreshListen{}) }

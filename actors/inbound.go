@@ -92,6 +92,8 @@ func (a *sessionActor) onNotification(msg *messages.Message) {
 	case messages.NotificationProgress:
 		a.onProgress(msg)
 		return
+	case messages.NotificationSubscriptionsAcknowledged:
+		a.onListenAck(msg.Params)
 	case messages.NotificationCancelled:
 		var p messages.CancelledParams
 		if messages.Unmarshal(msg.Params, &p) == nil {

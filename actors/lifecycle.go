@@ -159,6 +159,7 @@ func (a *sessionActor) becomeReady(neg Negotiated) {
 	a.setState(StateReady, nil)
 	a.tellConnection()
 	a.replaySessionState()
+	a.listenConnected()
 	queued := a.queue
 	a.queue = nil
 	a.sh.stats.Queued.Store(0)

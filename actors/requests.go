@@ -56,6 +56,9 @@ func (a *sessionActor) timeoutError(c *Call) *TimeoutError {
 }
 
 func (a *sessionActor) deadlineFor(c *Call, now time.Time) time.Time {
+	if c.noDeadline() {
+		return time.Time{} // the listen: the sweep leaves it alone
+	}
 	d := now.Add(a.timeoutFor(c))
 	if !c.Deadline.IsZero() && c.Deadline.Before(d) {
 		d = c.Deadline
@@ -82,6 +85,8 @@ func (a *sessionActor) transmit(c *Call) {
 			c.finish(a, nil, ErrTooManyInFlight)
 			return
 		}
+	} else if c.Method == messages.MethodSubscriptionsListen {
+		meta = a.sh.negotiated.Load().RequestMeta // the actor's own, in a ready modern session
 	}
 	now := time.Now()
 	if !c.Deadline.IsZero() && !now.Before(c.Deadline) {
@@ -100,7 +105,10 @@ func (a *sessionActor) transmit(c *Call) {
 		params = r.params
 	}
 	a.pending[c.id] = c
-	a.sh.pendingCalls.Store(int32(len(a.pending)))
+	if c.noDeadline() {
+		a.listenID = c.id
+	}
+	a.publishPending()
 	if a.conn != nil && a.conn.reader != nil {
 		a.conn.reader.requestSent()
 	}
@@ -115,7 +123,24 @@ func (a *sessionActor) transmit(c *Call) {
 // forget removes a request from the pending map.
 func (a *sessionActor) forget(id int64) {
 	delete(a.pending, id)
-	a.sh.pendingCalls.Store(int32(len(a.pending)))
+	if id == a.listenID {
+		a.listenID = 0
+	}
+	a.publishPending()
+}
+
+// publishPending publishes the number of pending requests for the turn
+// decisions of the connection's readers (turns.go), the listen left out:
+// it is pending for the connection's life, and counting it would keep the
+// reader goroutine reading for good, so that no caller would read its own
+// answer. Its notifications are read like an idle session's, by whoever
+// holds the turn, or by the reader goroutine within idleGrace.
+func (a *sessionActor) publishPending() {
+	n := len(a.pending)
+	if a.listenID != 0 {
+		n--
+	}
+	a.sh.pendingCalls.Store(int32(n))
 }
 
 // write queues one frame for the writer.
@@ -204,6 +229,9 @@ func (a *sessionActor) removeQueued(c *Call) {
 // than t. Per-request timers would cost a timer per call; one timer at the
 // earliest deadline costs nothing on the hot path (a comparison).
 func (a *sessionActor) armSweep(t time.Time) {
+	if t.IsZero() {
+		return // no deadline
+	}
 	if !a.sweepAt.IsZero() && !t.Before(a.sweepAt) {
 		return
 	}
@@ -229,6 +257,9 @@ func (a *sessionActor) sweep() {
 		}
 	}
 	for id, c := range a.pending {
+		if c.deadline.IsZero() {
+			continue // no deadline (the listen)
+		}
 		if now.Before(c.deadline) {
 			consider(c.deadline)
 			continue

@@ -46,6 +46,10 @@ type sessionActor struct {
 	// input_required answer until they finish; nil when there are none.
 	// Not a field of Call, which would then outgrow its size class.
 	rounds map[*Call]*inputRounds
+	// listen is the 2026-07-28 subscriptions/listen (listen.go).
+	listen listenState
+	// listenID is the listen's id while it is in pending, 0 otherwise.
+	listenID int64
 
 	sweepTimer *time.Timer
 	sweepAt    time.Time
@@ -118,6 +122,11 @@ func (a *sessionActor) Receive(ctx actor.Context) {
 			delete(a.sh.subscriptions, m.uri)
 		}
 		a.tellConnection()
+		a.refreshListen()
+	case *RefreshListen:
+		a.refreshListen()
+	case *listenRetry:
+		a.onListenRetry(m)
 	case *trackLogLevel:
 		a.sh.logLevel = m.level
 	case *closeSession:
@@ -158,6 +167,7 @@ func (a *sessionActor) stopTimers() {
 	if a.retryTimer != nil {
 		a.retryTimer.Stop()
 	}
+	a.stopListenTimer()
 	if a.dialCancel != nil {
 		a.dialCancel()
 		a.dialCancel = nil

@@ -56,6 +56,8 @@ type Shared struct {
 	// pendingCalls is len(pending), published by the actor for the turn
 	// decisions of the connection's readers.
 	pendingCalls atomic.Int32
+	// listen is the 2026-07-28 listen stream's status (listen.go).
+	listen listenShared
 
 	// actor only: survives panic restarts.
 	epoch         uint64

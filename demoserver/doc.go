@@ -25,8 +25,14 @@
 //	roots {}                  roots/list round trip
 //	log {level, message}      notifications/message if level >= logging/setLevel (default info)
 //	notify {kind}             notifications/{tools|resources|prompts}/list_changed
+//	                          (2026-07-28: on the listens that asked for it;
+//	                          kind listen_end ends every listen with its result)
 //	touch {uri}               notifications/resources/updated if subscribed
+//	                          (2026-07-28: on the listens subscribed to uri)
 //
+// In 2026-07-28 subscriptions/listen (listen.go) is a slow request that
+// stays open: it acknowledges its filter, then carries those
+// notifications, each naming it in _meta.
 // Input errors in arguments are isError results; an unknown tool is a
 // -32602 error.
 //

@@ -26,6 +26,7 @@ type postInfo struct {
 	expects   []string      // server requests the tool calls will send
 	cancelled []messages.ID // request ids of notifications/cancelled
 	answered  []int64       // ids of client responses to server requests
+	listen    bool          // a subscriptions/listen: its answer is a stream
 }
 
 // requestParams is the part of a request's params the transport reads.
@@ -47,6 +48,9 @@ func inspectPost(msgs []messages.Message) *postInfo {
 			p.requests = append(p.requests, m.ID)
 			if m.Method == messages.MethodInitialize {
 				p.init, p.initID = true, m.ID
+			}
+			if m.Method == messages.MethodSubscriptionsListen {
+				p.listen = true
 			}
 			var rp requestParams
 			if len(m.Params) == 0 || decodeJSON(m.Params, &rp) != nil {
@@ -79,7 +83,7 @@ func inspectPost(msgs []messages.Message) *postInfo {
 
 // mayEmit reports whether the session may send messages before answering
 // the POST: then an SSE answer can carry them (AnswerAuto).
-func (p *postInfo) mayEmit() bool { return len(p.tokens) > 0 || len(p.expects) > 0 }
+func (p *postInfo) mayEmit() bool { return len(p.tokens) > 0 || len(p.expects) > 0 || p.listen }
 
 // routeLocked picks the stream for one outbound frame (a message, or the
 // batch of responses to one POSTed batch) and reports whether it carries
@@ -115,6 +119,8 @@ func (c *httpConn) routeLocked(msgs []messages.Message) (st *stream, response bo
 		if decodeParams(m.Params, &pp) == nil {
 			st = c.tokens[pp.ProgressToken]
 		}
+	case m.Kind == messages.KindNotification && isListenNotification(m.Params):
+		st = c.listenStreamLocked(m.Params) // on the listen's answer
 	case m.Method == messages.NotificationCancelled:
 		var cp messages.CancelledParams
 		if decodeParams(m.Params, &cp) == nil {

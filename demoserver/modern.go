@@ -87,8 +87,8 @@ func serverCapabilities(modern bool) messages.ServerCapabilities {
 		Completions: &messages.CompletionsCapability{},
 	}
 	if modern {
-		caps.Tools.ListChanged, caps.Prompts.ListChanged = false, false
-		caps.Resources = &messages.ResourcesCapability{}
+		// List changes and resource updates are sent on
+		// subscriptions/listen (listen.go).
 		caps.Logging = nil
 	}
 	return caps

@@ -132,6 +132,7 @@ type Server struct {
 	toolMap map[string]*tool
 	prompts []promptDef
 	stall   stallWindow
+	listens listenHub // open subscriptions/listen requests (listen.go)
 }
 
 // New returns a Server with the given options.
@@ -148,6 +149,7 @@ func New(opts Options) *Server {
 	s.methods = methodTable()
 	if s.opts.speaksModern() {
 		s.methods[messages.MethodServerDiscover] = methodSpec{handle: handleDiscover, early: true}
+		s.methods[messages.MethodSubscriptionsListen] = methodSpec{handle: handleListen, slow: true}
 	}
 	methodNames := make([]string, 0, len(s.methods))
 	for m := range s.methods {

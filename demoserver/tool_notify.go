@@ -1,6 +1,8 @@
 package demoserver
 
 import (
+	"strconv"
+
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -42,8 +44,18 @@ func toolNotify(r *request, buf []byte) ([]byte, *messages.WireError) {
 		method = messages.NotificationResourcesListChanged
 	case "prompts":
 		method = messages.NotificationPromptsListChanged
+	case "listen_end":
+		if !r.modern {
+			return toolError(buf, "listen_end: no subscriptions/listen before 2026-07-28")
+		}
+		n := r.s.srv.listens.endAll()
+		return appendTextResult(buf, "ended "+strconv.Itoa(n)+" listens", nil, false), nil
 	default:
 		return toolError(buf, `kind must be "tools", "resources" or "prompts"`)
+	}
+	if r.modern {
+		n := r.s.srv.notifyListens(method)
+		return appendTextResult(buf, "sent "+method+" on "+strconv.Itoa(n)+" listens", nil, false), nil
 	}
 	r.s.notify(method, nil)
 	return appendTextResult(buf, "sent "+method, nil, false), nil
@@ -57,6 +69,12 @@ func toolTouch(r *request, buf []byte) ([]byte, *messages.WireError) {
 	}
 	if ok, msg := decodeArgs(r, &a); !ok {
 		return toolError(buf, msg)
+	}
+	if r.modern {
+		if r.s.srv.touchListens(a.URI) == 0 {
+			return appendTextResult(buf, "not subscribed", nil, false), nil
+		}
+		return appendTextResult(buf, "notified", nil, false), nil
 	}
 	if !r.s.subscribed(a.URI) {
 		return appendTextResult(buf, "not subscribed", nil, false), nil

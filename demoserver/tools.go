@@ -80,8 +80,8 @@ func demoTools() []*tool {
 			Annotations: hints(true, false, false, false),
 		}, run: toolLog},
 		{def: messages.Tool{
-			Name: "notify", Title: "Notify", Description: "Sends notifications/{kind}/list_changed.",
-			InputSchema: schema(`{"type":"object","properties":{"kind":{"type":"string","enum":["tools","resources","prompts"]}},"required":["kind"]}`),
+			Name: "notify", Title: "Notify", Description: "Sends notifications/{kind}/list_changed (in 2026-07-28 on the listens that asked for it; listen_end ends every listen gracefully).",
+			InputSchema: schema(`{"type":"object","properties":{"kind":{"type":"string","enum":["tools","resources","prompts","listen_end"]}},"required":["kind"]}`),
 			Annotations: hints(false, false, false, false),
 		}, run: toolNotify},
 		{def: messages.Tool{

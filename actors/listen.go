@@ -1,0 +1,300 @@
+package actors
+
+import (
+	"errors"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/supervisor"
+	"github.com/mcpengine/mcpengine/transport"
+)
+
+// subscriptions/listen (2026-07-28): one long-lived request per session
+// whose answer is the stream of notifications its filter asks for. It is
+// open only while the embedder asked for something (a notification
+// handler, for the list changes the server declares; resource
+// subscriptions), re-opened with the new filter when that changes, after
+// every reconnect, and with backoff after a stream that dropped on a live
+// connection. Its result is a graceful end: not re-opened until the next
+// connection or a change of the filter. The request has no deadline (the
+// sweep skips it) and costs no goroutine: on stdio it is one entry of the
+// pending map, read by the connection's reader like any answer.
+
+// ListenPhase is where a session's listen stream stands.
+type ListenPhase int
+
+// The listen phases.
+const (
+	// ListenNone: no listen (legacy era, nothing asked for, not ready).
+	ListenNone ListenPhase = iota
+	// ListenOpening: the request is sent, not yet acknowledged.
+	ListenOpening
+	// ListenOpen: the server acknowledged Acknowledged.
+	ListenOpen
+	// ListenEnded: the server ended the stream gracefully (its result).
+	ListenEnded
+	// ListenDropped: the stream ended without a result (Err says how); it
+	// is re-opened with backoff, or after the reconnect when the
+	// connection was lost.
+	ListenDropped
+	// ListenFailed: the server refused the request (Err, a JSON-RPC
+	// error); not retried until the filter changes or a reconnect.
+	ListenFailed
+)
+
+func (p ListenPhase) String() string {
+	switch p {
+	case ListenOpening:
+		return "opening"
+	case ListenOpen:
+		return "open"
+	case ListenEnded:
+		return "ended"
+	case ListenDropped:
+		return "dropped"
+	case ListenFailed:
+		return "failed"
+	}
+	return "none"
+}
+
+// ListenStatus is a snapshot of a session's listen stream.
+type ListenStatus struct {
+	Phase ListenPhase
+	// Requested is the filter the engine asked for.
+	Requested messages.SubscriptionFilter
+	// Acknowledged is what the server agreed to honor (Phase ListenOpen;
+	// kept, for the record, once the stream ended).
+	Acknowledged *messages.SubscriptionFilter
+	// Opened counts the listen requests sent over the session's life,
+	// Drops the streams that ended without a result.
+	Opened, Drops int
+	// Err is why the stream dropped or failed.
+	Err error
+}
+
+// noTimeout as the Timeout of one of the actor's own calls: the request
+// has no deadline. A caller's Timeout (WithTimeout) never means that.
+const noTimeout time.Duration = math.MinInt64
+
+// noDeadline reports whether c is the listen, which has no deadline.
+func (c *Call) noDeadline() bool { return c.Timeout == noTimeout && c.onDone != nil }
+
+// listenRetry is sent by the listen's backoff timer. No reply.
+type listenRetry struct{ gen uint64 }
+
+// RefreshListen is sent when the embedder's interest changed (a
+// notification handler added or removed). No reply.
+type RefreshListen struct{}
+
+// listenShared is the listen's state readable from any goroutine.
+type listenShared struct {
+	mu      sync.Mutex
+	status  ListenStatus
+	changed chan struct{} // closed and replaced on every change
+}
+
+// ListenStatus returns the listen stream's current status and a channel
+// closed at its next change.
+func (sh *Shared) ListenStatus() (ListenStatus, <-chan struct{}) {
+	l := &sh.listen
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.changed == nil {
+		l.changed = make(chan struct{})
+	}
+	return l.status, l.changed
+}
+
+func (sh *Shared) setListen(fn func(*ListenStatus)) {
+	l := &sh.listen
+	l.mu.Lock()
+	fn(&l.status)
+	if l.changed != nil {
+		close(l.changed)
+	}
+	l.changed = make(chan struct{})
+	l.mu.Unlock()
+}
+
+// listenState is the actor's side of the listen.
+type listenState struct {
+	call     *Call
+	want     messages.SubscriptionFilter
+	ended    bool // ended gracefully or refused on this connection: wait for a change
+	failures int  // drops in a row, for the backoff
+	gen      uint64
+	timer    *time.Timer
+}
+
+// listenWanted is the filter the embedder's interest calls for, empty
+// when it asked for nothing.
+func (a *sessionActor) listenWanted(neg *Negotiated) messages.SubscriptionFilter {
+	var f messages.SubscriptionFilter
+	if a.sh.hasNotifyers.Load() {
+		caps := neg.Capabilities
+		f.ToolsListChanged = caps.Tools != nil && caps.Tools.ListChanged
+		f.PromptsListChanged = caps.Prompts != nil && caps.Prompts.ListChanged
+		f.ResourcesListChanged = caps.Resources != nil && caps.Resources.ListChanged
+	}
+	if len(a.sh.subscriptions) > 0 {
+		f.ResourceSubscriptions = make([]string, 0, len(a.sh.subscriptions))
+		for uri := range a.sh.subscriptions {
+			f.ResourceSubscriptions = append(f.ResourceSubscriptions, uri)
+		}
+		slices.Sort(f.ResourceSubscriptions)
+	}
+	return f
+}
+
+func sameFilter(a, b *messages.SubscriptionFilter) bool {
+	return a.ToolsListChanged == b.ToolsListChanged && a.PromptsListChanged == b.PromptsListChanged &&
+		a.ResourcesListChanged == b.ResourcesListChanged && slices.Equal(a.ResourceSubscriptions, b.ResourceSubscriptions)
+}
+
+// refreshListen opens, replaces or closes the listen so that it matches
+// what the embedder asks for. A no-op outside a ready 2026-07-28 session.
+func (a *sessionActor) refreshListen() {
+	neg := a.sh.negotiated.Load()
+	if a.state != StateReady || a.conn == nil || neg == nil || !neg.Modern() {
+		return
+	}
+	l := &a.listen
+	want := a.listenWanted(neg)
+	if !sameFilter(&want, &l.want) {
+		l.ended, l.failures = false, 0
+		a.stopListenTimer()
+	}
+	if l.call != nil && sameFilter(&want, &l.want) {
+		return
+	}
+	a.closeListen()
+	l.want = want
+	if want.Empty() {
+		a.sh.setListen(func(s *ListenStatus) { *s = ListenStatus{Opened: s.Opened, Drops: s.Drops} })
+		return
+	}
+	if l.ended || l.timer != nil {
+		return // the server ended it, or a retry is due
+	}
+	a.openListen()
+}
+
+func (a *sessionActor) openListen() {
+	l := &a.listen
+	raw, err := messages.Marshal(&messages.ListenParams{Notifications: l.want})
+	if err != nil {
+		return
+	}
+	c := NewCall(messages.MethodSubscriptionsListen, raw)
+	c.Timeout = noTimeout
+	c.onDone = func(a *sessionActor, _ messages.RawMessage, err error) { a.listenDone(c, err) }
+	l.call = c
+	want := l.want
+	a.sh.setListen(func(s *ListenStatus) {
+		*s = ListenStatus{Phase: ListenOpening, Requested: want, Opened: s.Opened + 1, Drops: s.Drops}
+	})
+	a.transmit(c)
+}
+
+// closeListen forgets the open listen and tells the server (over
+// Streamable HTTP the cancellation closes the request's stream).
+func (a *sessionActor) closeListen() {
+	c := a.listen.call
+	if c == nil {
+		return
+	}
+	a.listen.call = nil
+	if c.id != 0 && a.pending[c.id] == c {
+		a.forget(c.id)
+		if a.conn != nil {
+			a.sendCancelled(c.id, errListenReplaced)
+		}
+	}
+	c.finish(a, nil, errListenReplaced)
+}
+
+var errListenReplaced = errors.New("mcpengine: listen replaced or no longer wanted")
+
+// listenDone is the listen request's completion.
+func (a *sessionActor) listenDone(c *Call, err error) {
+	l := &a.listen
+	if l.call != c {
+		return // replaced
+	}
+	l.call = nil
+	var wire *messages.WireError
+	switch {
+	case err == nil:
+		l.ended = true
+		a.sh.setListen(func(s *ListenStatus) { s.Phase, s.Err = ListenEnded, nil })
+	case errors.As(err, &wire) && wire.Code != transport.CodeRequestFailed:
+		// The server refused it (a transport's failure of the one
+		// request, CodeRequestFailed, is a drop).
+		l.ended = true
+		a.sh.setListen(func(s *ListenStatus) { s.Phase, s.Err = ListenFailed, err })
+	default:
+		a.sh.setListen(func(s *ListenStatus) { s.Phase, s.Err, s.Drops = ListenDropped, err, s.Drops+1 })
+		var lost *ConnectionLostError
+		var closed *ClosedError
+		if errors.As(err, &lost) || errors.As(err, &closed) || a.state != StateReady {
+			return // re-opened when ready again
+		}
+		l.failures++
+		delay := supervisor.Delay(a.sh.cfg.Backoff, l.failures-1, rand.Float64())
+		l.gen++
+		gen, sys, self := l.gen, a.sh.sys, a.self
+		// time.AfterFunc starts no goroutine until it fires; it then only
+		// posts a message.
+		l.timer = time.AfterFunc(delay, func() { sys.Root.Send(self, &listenRetry{gen: gen}) })
+	}
+}
+
+func (a *sessionActor) onListenRetry(m *listenRetry) {
+	if m.gen != a.listen.gen || a.listen.timer == nil {
+		return
+	}
+	a.listen.timer = nil
+	a.refreshListen()
+}
+
+func (a *sessionActor) stopListenTimer() {
+	if a.listen.timer != nil {
+		a.listen.timer.Stop()
+		a.listen.timer = nil
+		a.listen.gen++
+	}
+}
+
+// listenConnected starts a new connection's listen afresh.
+func (a *sessionActor) listenConnected() {
+	a.stopListenTimer()
+	a.listen.ended, a.listen.failures = false, 0
+	a.listen.want = messages.SubscriptionFilter{}
+	a.refreshListen()
+}
+
+// onListenAck records the filter the server acknowledged for the open
+// listen.
+func (a *sessionActor) onListenAck(params messages.RawMessage) {
+	c := a.listen.call
+	if c == nil {
+		return
+	}
+	var p messages.SubscriptionsAcknowledgedParams
+	if messages.Unmarshal(params, &p) != nil {
+		return
+	}
+	if p.Meta != nil && p.Meta.SubscriptionID != nil {
+		if id, ok := p.Meta.SubscriptionID.Int64(); !ok || id != c.id {
+			return // another listen's (one we replaced)
+		}
+	}
+	a.listen.failures = 0
+	ack := p.Notifications
+	a.sh.setListen(func(s *ListenStatus) { s.Phase, s.Acknowledged, s.Err = ListenOpen, &ack, nil })
+}

@@ -1,0 +1,184 @@
+package demoserver
+
+import (
+	"bytes"
+	"context"
+	"slices"
+	"sync"
+
+	"github.com/mcpengine/mcpengine/messages"
+)
+
+// subscriptions/listen (2026-07-28): the stateless era's one channel for
+// notifications that answer no request. A listen is a slow request that
+// stays open: it acknowledges its filter first, then carries the
+// list_changed notifications of the notify tool and the resources/updated
+// of the touch tool (those it opted in to, each with the listen's id in
+// _meta), until the client cancels it or the session ends (no answer), or
+// notify {kind: "listen_end"} ends every open listen gracefully (its
+// result). Listens are the server's, not a session's: over Streamable
+// HTTP each request has a session of its own, so a notify call reaches the
+// listens of other POSTs.
+
+// listener is one open listen.
+type listener struct {
+	s      *session
+	ctx    context.Context // the request's: ends when the client cancels it
+	id     messages.ID
+	filter messages.SubscriptionFilter
+	end    chan struct{} // closed to end the listen gracefully
+}
+
+// listenHub holds a server's open listens.
+type listenHub struct {
+	mu   sync.Mutex
+	open map[*listener]struct{}
+}
+
+func (h *listenHub) add(l *listener) {
+	h.mu.Lock()
+	if h.open == nil {
+		h.open = make(map[*listener]struct{})
+	}
+	h.open[l] = struct{}{}
+	h.mu.Unlock()
+}
+
+func (h *listenHub) remove(l *listener) {
+	h.mu.Lock()
+	delete(h.open, l)
+	h.mu.Unlock()
+}
+
+// each calls fn for every open listen that wants it, and returns how many.
+func (h *listenHub) each(want func(*messages.SubscriptionFilter) bool, fn func(*listener)) int {
+	h.mu.Lock()
+	ls := make([]*listener, 0, len(h.open))
+	for l := range h.open {
+		// A listen the client cancelled is skipped at once, although its
+		// handler may not have removed it yet.
+		if l.ctx.Err() == nil && want(&l.filter) {
+			ls = append(ls, l)
+		}
+	}
+	h.mu.Unlock()
+	for _, l := range ls {
+		fn(l)
+	}
+	return len(ls)
+}
+
+// endAll ends every open listen gracefully.
+func (h *listenHub) endAll() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	n := 0
+	for l := range h.open {
+		delete(h.open, l)
+		if l.ctx.Err() != nil {
+			continue // cancelled by the client: it gets no answer
+		}
+		close(l.end)
+		n++
+	}
+	return n
+}
+
+// appendSubscriptionMeta appends `"_meta":{"…/subscriptionId":id}`.
+func appendSubscriptionMeta(buf []byte, id messages.ID) []byte {
+	buf = append(buf, `"_meta":{"`+messages.MetaSubscriptionID+`":`...)
+	buf = id.AppendJSON(buf)
+	return append(buf, '}')
+}
+
+// send sends a notification on the listen: params are the members besides
+// _meta ("" for none).
+func (l *listener) send(method string, members []byte) {
+	var p [256]byte
+	params := appendSubscriptionMeta(append(p[:0], '{'), l.id)
+	if len(members) > 0 {
+		params = append(append(params, ','), members...)
+	}
+	l.s.notify(method, append(params, '}'))
+}
+
+// handleListen serves subscriptions/listen (modern requests only).
+func handleListen(r *request, buf []byte) ([]byte, *messages.WireError) {
+	if !r.modern {
+		return nil, &messages.WireError{Code: messages.CodeMethodNotFound, Message: "method not found: " + r.method}
+	}
+	var p messages.ListenParams
+	if len(r.params) == 0 || decodeParams(r.params, &p) != nil {
+		return nil, invalidParams("subscriptions/listen needs notifications")
+	}
+	// The demo honors every kind it has: all list changes, any URI.
+	ack := p.Notifications
+	ack.ResourceSubscriptions = slices.Clone(ack.ResourceSubscriptions)
+	l := &listener{s: r.s, ctx: r.ctx, id: r.id, filter: ack, end: make(chan struct{})}
+	raw, err := messages.Marshal(&ack)
+	if err != nil {
+		return nil, &messages.WireError{Code: messages.CodeInternalError, Message: err.Error()}
+	}
+	// The acknowledgement is queued before the listen can be found, so it
+	// is the first message of the stream.
+	l.send(messages.NotificationSubscriptionsAcknowledged, append([]byte(`"notifications":`), raw...))
+	hub := &r.s.srv.listens
+	hub.add(l)
+	select {
+	case <-r.ctx.Done():
+		hub.remove(l)
+		return buf, errNoResponse
+	case <-l.end:
+	}
+	buf = append(buf, `{"resultType":"complete",`...)
+	return append(appendSubscriptionMeta(buf, l.id), '}'), nil
+}
+
+// listChangedWanted says whether a filter opted in to method.
+func listChangedWanted(method string) func(*messages.SubscriptionFilter) bool {
+	return func(f *messages.SubscriptionFilter) bool {
+		switch method {
+		case messages.NotificationToolsListChanged:
+			return f.ToolsListChanged
+		case messages.NotificationPromptsListChanged:
+			return f.PromptsListChanged
+		case messages.NotificationResourcesListChanged:
+			return f.ResourcesListChanged
+		}
+		return false
+	}
+}
+
+// notifyListens sends a list_changed to the listens that asked for it.
+func (srv *Server) notifyListens(method string) int {
+	return srv.listens.each(listChangedWanted(method), func(l *listener) { l.send(method, nil) })
+}
+
+// touchListens sends resources/updated for uri to the listens subscribed
+// to it.
+func (srv *Server) touchListens(uri string) int {
+	var m [256]byte
+	members := appendString(append(m[:0], `"uri":`...), uri)
+	return srv.listens.each(func(f *messages.SubscriptionFilter) bool {
+		return slices.Contains(f.ResourceSubscriptions, uri)
+	}, func(l *listener) { l.send(messages.NotificationResourcesUpdated, members) })
+}
+
+// listenMarker finds the notifications of a listen without decoding others.
+var listenMarker = []byte(`"` + messages.MetaSubscriptionID + `"`)
+
+func isListenNotification(params messages.RawMessage) bool {
+	return bytes.Contains(params, listenMarker)
+}
+
+// listenStreamLocked returns the SSE answer of the listen a notification
+// names (Streamable HTTP: the listen's POST), or nil.
+func (c *httpConn) listenStreamLocked(params messages.RawMessage) *stream {
+	var p struct {
+		Meta messages.SubscriptionMeta `json:"_meta"`
+	}
+	if decodeJSON(params, &p) != nil || p.Meta.SubscriptionID == nil {
+		return nil
+	}
+	return c.waiting[*p.Meta.SubscriptionID]
+}
