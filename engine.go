@@ -121,7 +121,8 @@ type Engine struct {
 	mu       sync.Mutex
 	sessions map[string]*Session
 	closed   bool
-	opening  sync.WaitGroup // Opens between reserving a name and spawning
+	opening  sync.WaitGroup    // Opens between reserving a name and spawning
+	closing  map[*Session]bool // closed, but their shutdown outlived the Close that asked for it
 
 	httpMu      sync.Mutex
 	httpClient  *http.Client               // shared by URL sessions; built on first use
@@ -195,7 +196,7 @@ func (e *Engine) Open(ctx context.Context, sc SessionConfig) (*Session, error) {
 
 	h, err := e.registry.Spawn(ctx, actors.NewShared(e.system, e.workers, ac))
 	if err != nil {
-		e.forget(sc.Name, s)
+		e.forget(sc.Name, s, false)
 		return nil, err
 	}
 	e.mu.Lock() // Sessions and Close read s.h under the lock
@@ -293,12 +294,31 @@ func firstDuration(ds ...time.Duration) time.Duration {
 	return 0
 }
 
-func (e *Engine) forget(name string, s *Session) {
+// forget frees a closed session's name. A session whose Close returned
+// before its shutdown finished (the caller's ctx ended first: a server
+// that takes seconds to kill) is kept among the closing ones, which
+// Engine.Close waits for, until the shutdown is over.
+func (e *Engine) forget(name string, s *Session, unfinished bool) {
 	e.mu.Lock()
+	defer e.mu.Unlock()
 	if e.sessions[name] == s {
 		delete(e.sessions, name)
 	}
-	e.mu.Unlock()
+	if !unfinished || e.closing[s] {
+		return
+	}
+	if e.closing == nil {
+		e.closing = map[*Session]bool{}
+	}
+	e.closing[s] = true
+	// Owner: the engine. Exits when the session's shutdown is over
+	// (bounded by the transport's close grace).
+	go func() {
+		s.h.WaitClosed()
+		e.mu.Lock()
+		delete(e.closing, s)
+		e.mu.Unlock()
+	}()
 }
 
 // Session returns the named session.
@@ -347,6 +367,9 @@ func (e *Engine) Close(ctx context.Context) error {
 	e.opening.Wait()
 	e.mu.Lock()
 	sessions := e.spawnedLocked()
+	for s := range e.closing {
+		sessions = append(sessions, s)
+	}
 	e.mu.Unlock()
 
 	var wg sync.WaitGroup

@@ -145,6 +145,6 @@ func (s *Session) SetRoots(roots []messages.Root) { s.h.SetRoots(roots) }
 // then SIGKILL), all within ctx.
 func (s *Session) Close(ctx context.Context) error {
 	err := s.h.Close(ctx)
-	s.engine.forget(s.name, s)
+	s.engine.forget(s.name, s, err != nil)
 	return err
 }

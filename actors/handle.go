@@ -79,6 +79,18 @@ func (h *Handle) Close(ctx context.Context) error {
 	return ctx.Err()
 }
 
+// WaitClosed waits until a session whose Close was asked for has closed
+// and its background work (a transport's shutdown) is over.
+func (h *Handle) WaitClosed() {
+	// Called after Close: this Do runs nothing, and orders the read of
+	// closeDone after Close's write of it.
+	h.closeOnce.Do(func() {})
+	if h.closeDone != nil {
+		<-h.closeDone
+	}
+	h.sh.WaitIdle(nil)
+}
+
 // RefreshListen tells a 2026-07-28 session that the embedder's interest
 // changed (a notification handler added or removed): its listen is opened,
 // replaced or closed to match.
