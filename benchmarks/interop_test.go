@@ -153,7 +153,7 @@ func runInteropCell(t *testing.T, c interopCell) string {
 
 	tools, err := s.ListTools(ctx)
 	require.NoError(t, err)
-	require.Len(t, tools, 2)
+	require.Len(t, tools, 3)
 	res, err := s.CallTool(ctx, "echo", map[string]any{"text": "interop"})
 	require.NoError(t, err)
 	require.False(t, res.IsError, "%+v", res)
@@ -170,9 +170,19 @@ func runInteropCell(t *testing.T, c interopCell) string {
 	pr, err := s.GetPrompt(ctx, "greet", map[string]string{"name": "Ada"})
 	require.NoError(t, err)
 	require.Len(t, pr.Messages, 1)
+	cr, err := s.Complete(ctx, &messages.CompleteParams{
+		Ref:      messages.CompleteReference{Type: "ref/prompt", Name: "greet"},
+		Argument: messages.CompleteArgument{Name: "name", Value: "A"},
+	})
+	require.NoError(t, err)
+	require.Equal(t, []string{"Ada", "Alan"}, cr.Completion.Values)
 	require.NoError(t, s.Ping(ctx))
+	passed := "tools, resources, prompts, completion, ping"
+	if listened := interopListen(ctx, t, s, c.transport); listened != "" {
+		passed += ", " + listened
+	}
 	if s.ProtocolVersion() != messages.Version20260728 {
-		return fmt.Sprintf("%s (%s) — tools, resources, prompts, ping pass", s.ProtocolVersion(), s.Era())
+		return fmt.Sprintf("%s (%s) — %s pass", s.ProtocolVersion(), s.Era(), passed)
 	}
 	// input_required: elicitation, sampling and roots in one round, a
 	// requestState-only round, then the result.
@@ -180,7 +190,61 @@ func runInteropCell(t *testing.T, c interopCell) string {
 	require.NoError(t, err)
 	require.False(t, res.IsError, "%+v", res)
 	require.Equal(t, "Ada|Paris|file:///interop", res.Content[0].Text)
-	return fmt.Sprintf("%s (%s) — tools, resources, prompts, ping, input_required pass", s.ProtocolVersion(), s.Era())
+	return fmt.Sprintf("%s (%s) — %s, input_required pass", s.ProtocolVersion(), s.Era(), passed)
+}
+
+// interopListen asks for notifications, has the server add a tool and
+// waits for its notifications/tools/list_changed: on the stdio channel in
+// the handshake era, on a subscriptions/listen stream in 2026-07-28. A
+// stateless HTTP server of the handshake era has no channel for it (it
+// refuses the GET stream), so that cell reports nothing.
+func interopListen(ctx context.Context, t *testing.T, s *mcpengine.Session, transport string) string {
+	modern := s.ProtocolVersion() == messages.Version20260728
+	if !modern && transport == "http" {
+		return ""
+	}
+	changed := make(chan struct{}, 1)
+	stop := s.OnNotification(func(n mcpengine.Notification) {
+		if n.Method == messages.NotificationToolsListChanged {
+			select {
+			case changed <- struct{}{}:
+			default:
+			}
+		}
+	})
+	defer stop()
+	if modern {
+		// The server tells only listens opened before the change.
+		for {
+			st, next := s.Listen()
+			if st.Phase == mcpengine.ListenOpen {
+				require.NotNil(t, st.Acknowledged)
+				require.True(t, st.Acknowledged.ToolsListChanged, "%+v", st.Acknowledged)
+				break
+			}
+			require.NotEqual(t, mcpengine.ListenFailed, st.Phase, "listen failed: %v", st.Err)
+			select {
+			case <-next:
+			case <-ctx.Done():
+				t.Fatalf("listen never opened: %+v", st)
+			}
+		}
+	}
+	res, err := s.CallTool(ctx, "grow", nil)
+	require.NoError(t, err)
+	require.False(t, res.IsError, "%+v", res)
+	select {
+	case <-changed:
+	case <-ctx.Done():
+		t.Fatal("no notifications/tools/list_changed after the server added a tool")
+	}
+	tools, err := s.ListTools(ctx)
+	require.NoError(t, err)
+	require.Len(t, tools, 4)
+	if modern {
+		return "listen"
+	}
+	return "list_changed"
 }
 
 func errTarget(p any) any {
@@ -206,8 +270,11 @@ server is github.com/modelcontextprotocol/go-sdk v1.8.0 (benchmarks/internal/int
 over stdio (a server subprocess, cmd/gosdkserver) and stateless Streamable HTTP
 (` + "`StreamableHTTPOptions{Stateless: true}`" + `, in process). "pin" is the engine's
 ` + "`Config.ProtocolVersion`" + ` (none: negotiated). Each passing cell lists tools, calls
-one, lists and reads resources, lists and gets prompts, and pings (a
-server/discover round trip in 2026-07-28); in 2026-07-28 it also calls a
+one, lists and reads resources, lists and gets prompts, completes a prompt
+argument, and pings (a server/discover round trip in 2026-07-28); then it asks
+for notifications, has the server add a tool and waits for the
+notifications/tools/list_changed ("listen": on a subscriptions/listen stream in
+2026-07-28; "list_changed": on the stdio channel of the handshake era). In 2026-07-28 it also calls a
 tool answering input_required twice (elicitation, sampling and roots in
 one round, then a requestState-only round), which the engine's handlers
 answer.
@@ -223,7 +290,8 @@ answer.
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", c.transport, c.mode, pin, rows[i])
 	}
 	b.WriteString(`
-Not covered yet (issue 14): completion and subscriptions/listen.
+A stateless HTTP server of the handshake era has no channel for notifications
+(it refuses the GET stream), so those cells do not check list changes.
 `)
 	return b.String()
 }

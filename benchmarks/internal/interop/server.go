@@ -36,7 +36,7 @@ var Modes = []string{ModeAll, ModeModern, ModeLegacy, ModeRefuseInitialize}
 
 // NewServer returns the Go SDK server of a mode.
 func NewServer(mode string) (*mcp.Server, error) {
-	opts := &mcp.ServerOptions{Instructions: "go-sdk interop server (" + mode + ")"}
+	opts := &mcp.ServerOptions{Instructions: "go-sdk interop server (" + mode + ")", CompletionHandler: completeName}
 	switch mode {
 	case ModeAll, ModeRefuseInitialize:
 	case ModeModern:
@@ -62,10 +62,33 @@ func NewServer(mode string) (*mcp.Server, error) {
 			return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "Hello, " + r.Params.Arguments["name"]}}}}, nil
 		})
 	s.AddTool(&mcp.Tool{Name: "ask", Description: "asks the client through input_required (2026-07-28)", InputSchema: json.RawMessage(`{"type":"object"}`)}, ask)
+	// grow adds a tool, so the server announces notifications/tools/list_changed
+	// to the sessions listening for it (the GET/stdio channel in the
+	// handshake era, a subscriptions/listen stream in 2026-07-28).
+	s.AddTool(&mcp.Tool{Name: "grow", Description: "adds the tool \"grown\"", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			s.AddTool(&mcp.Tool{Name: "grown", InputSchema: json.RawMessage(`{"type":"object"}`)},
+				func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return &mcp.CallToolResult{}, nil })
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "grown"}}}, nil
+		})
 	if mode == ModeRefuseInitialize {
 		s.AddReceivingMiddleware(refuseInitialize)
 	}
 	return s, nil
+}
+
+// completeName completes the greet prompt's name argument from a fixed
+// list of names.
+func completeName(_ context.Context, r *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+	var values []string
+	if r.Params.Ref.Type == "ref/prompt" && r.Params.Ref.Name == "greet" && r.Params.Argument.Name == "name" {
+		for _, n := range []string{"Ada", "Alan", "Grace"} {
+			if strings.HasPrefix(n, r.Params.Argument.Value) {
+				values = append(values, n)
+			}
+		}
+	}
+	return &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: values, Total: len(values)}}, nil
 }
 
 // refuseInitialize answers initialize with -32022 and the one version the
