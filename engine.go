@@ -70,6 +70,9 @@ type Config struct {
 	Roots       []messages.Root
 	Sampling    SamplingHandler
 	Elicitation ElicitationHandler
+	// URLElicitation answers URL-mode elicitation (2025-11-25) and declares
+	// it; a -32042 answer is a *URLElicitationRequiredError either way.
+	URLElicitation URLElicitationHandler
 	// RootsHandler, when set, answers roots/list instead of Roots (and
 	// advertises the roots capability).
 	RootsHandler RootsHandler
@@ -108,6 +111,7 @@ type SessionConfig struct {
 	Roots          []messages.Root
 	Sampling       SamplingHandler
 	Elicitation    ElicitationHandler
+	URLElicitation URLElicitationHandler
 	RootsHandler   RootsHandler
 }
 
@@ -272,8 +276,13 @@ func (e *Engine) actorConfig(sc SessionConfig, dialer transport.Dialer) actors.S
 	if sampling != nil {
 		ac.Sampling = sampling.raw()
 	}
-	if elicitation != nil {
-		ac.Elicitation = elicitation.raw()
+	urlElicitation := c.URLElicitation
+	if sc.URLElicitation != nil {
+		urlElicitation = sc.URLElicitation
+	}
+	if elicitation != nil || urlElicitation != nil {
+		ac.Elicitation = elicitationRaw(elicitation, urlElicitation)
+		ac.ElicitationModes = actors.ElicitationModes{Form: elicitation != nil, URL: urlElicitation != nil}
 	}
 	roots := c.RootsHandler
 	if sc.RootsHandler != nil {

@@ -73,3 +73,9 @@ var errUnknownSession = errorString("mcpengine: no session with this name")
 type errorString string
 
 func (e errorString) Error() string { return string(e) }
+
+// URLElicitationRequiredError is a -32042 answer (2025-11-25): the request
+// can go on only once the user has completed the URL-mode elicitations it
+// lists (opened each URL). Sending the same request again afterwards may
+// succeed; SafeToRetry still says whether resending is safe.
+type URLElicitationRequiredError = messages.URLElicitationRequiredError

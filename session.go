@@ -36,6 +36,7 @@ type Session struct {
 	h      *actors.Handle
 	sh     *actors.Shared
 	peer   telemetry.Peer
+	tasks  taskTools
 }
 
 // Name is the session's name.

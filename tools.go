@@ -6,11 +6,14 @@ import (
 	"github.com/mcpengine/mcpengine/messages"
 )
 
-// ListTools returns every tool, following pagination cursors.
+// ListTools returns every tool, following pagination cursors. The
+// session remembers which tools must run as tasks, for CallTool.
 func (s *Session) ListTools(ctx context.Context, opts ...CallOption) ([]messages.Tool, error) {
-	return collectPages(ctx, s, messages.MethodToolsList,
+	tools, err := collectPages(ctx, s, messages.MethodToolsList,
 		func(r *messages.ListToolsResult) []messages.Tool { return r.Tools },
 		func(r *messages.ListToolsResult) string { return r.NextCursor }, opts)
+	s.tasks.learn(tools)
+	return tools, err
 }
 
 // ListToolsPage returns one page; pass the previous page's NextCursor.
@@ -20,9 +23,12 @@ func (s *Session) ListToolsPage(ctx context.Context, cursor string, opts ...Call
 
 // CallTool calls a tool. A tool that failed reports it in the result
 // (IsError true) rather than as an error: err is for protocol and
-// connection failures only.
+// connection failures only. A tool that must run as a task (2025-11-25,
+// execution.taskSupport "required") runs as one: CallTool waits for it
+// within ctx, answering the requests it makes meanwhile, and cancels it on
+// the server if ctx ends first (StartToolTask hands the task over instead).
 func (s *Session) CallTool(ctx context.Context, name string, args any, opts ...CallOption) (*messages.CallToolResult, error) {
-	return decode[messages.CallToolResult](s.Call(ctx, messages.MethodToolsCall, &messages.CallToolParams{Name: name, Arguments: args}, opts...))
+	return s.callTool(ctx, name, args, opts)
 }
 
 // CallToolAsync calls a tool and returns a Future; decode its result with

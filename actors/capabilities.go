@@ -31,6 +31,18 @@ func checkCapability(method string, neg *Negotiated) error {
 		if caps.Logging == nil {
 			need = "logging"
 		}
+	case messages.MethodTasksGet, messages.MethodTasksResult:
+		if caps.Tasks == nil {
+			need = "tasks"
+		}
+	case messages.MethodTasksList:
+		if caps.Tasks == nil || caps.Tasks.List == nil {
+			need = "tasks.list"
+		}
+	case messages.MethodTasksCancel:
+		if caps.Tasks == nil || caps.Tasks.Cancel == nil {
+			need = "tasks.cancel"
+		}
 	case messages.MethodCompletionComplete:
 		// 2024-11-05 had completion/complete without a capability to declare it.
 		if caps.Completions == nil && messages.VersionAtLeast(neg.ProtocolVersion, messages.Version20250326) {

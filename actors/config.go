@@ -65,9 +65,12 @@ type SessionConfig struct {
 
 	// Roots, when non-nil, is answered to roots/list and advertises the
 	// roots capability (with listChanged).
-	Roots       []messages.Root
-	Sampling    ServerRequestHandler
-	Elicitation ServerRequestHandler
+	Roots    []messages.Root
+	Sampling ServerRequestHandler
+	// Elicitation answers elicitation/create in the modes ElicitationModes
+	// names (none named: form mode only).
+	Elicitation      ServerRequestHandler
+	ElicitationModes ElicitationModes
 	// RootsHandler, when set, answers roots/list instead of Roots.
 	RootsHandler ServerRequestHandler
 
@@ -106,6 +109,23 @@ func (c *SessionConfig) withDefaults() {
 	}
 }
 
+// ElicitationModes says which elicitation modes the client answers.
+type ElicitationModes struct{ Form, URL bool }
+
+// capability declares the modes: an empty object when only form mode is
+// answered (what every version since 2025-06-18 reads as form mode),
+// the modes by name once URL mode (2025-11-25) is among them.
+func (m ElicitationModes) capability() *messages.ElicitationCapability {
+	if !m.URL {
+		return &messages.ElicitationCapability{}
+	}
+	c := &messages.ElicitationCapability{URL: &messages.ElicitationURLCapability{}}
+	if m.Form {
+		c.Form = &messages.ElicitationFormCapability{}
+	}
+	return c
+}
+
 // clientCapabilities follows the handlers present: a capability is
 // advertised only when the engine can actually serve it.
 func (c *SessionConfig) clientCapabilities() messages.ClientCapabilities {
@@ -117,7 +137,7 @@ func (c *SessionConfig) clientCapabilities() messages.ClientCapabilities {
 		caps.Sampling = &messages.SamplingCapability{}
 	}
 	if c.Elicitation != nil {
-		caps.Elicitation = &messages.ElicitationCapability{}
+		caps.Elicitation = c.ElicitationModes.capability()
 	}
 	return caps
 }

@@ -381,7 +381,9 @@ func (e *MethodNotInVersionError) ErrorType() string { return "not_in_protocol_v
 func removedInModern(method string) bool {
 	switch method {
 	case messages.MethodInitialize, messages.MethodPing, messages.MethodResourcesSubscribe,
-		messages.MethodResourcesUnsubscribe, messages.MethodLoggingSetLevel:
+		messages.MethodResourcesUnsubscribe, messages.MethodLoggingSetLevel,
+		// Tasks (2025-11-25, experimental) are not part of 2026-07-28.
+		messages.MethodTasksGet, messages.MethodTasksResult, messages.MethodTasksList, messages.MethodTasksCancel:
 		return true
 	}
 	return false

@@ -81,7 +81,7 @@ func TestEraHandshakeProbesThenSettlesOnTheServersEra(t *testing.T) {
 		cache := NewEraCache()
 		h := &EraHandshake{Cache: cache, Key: "srv", ClientInfo: messages.Implementation{Name: "c", Version: "2"}}
 		offered(t, h.Begin(messages.ClientCapabilities{Sampling: &messages.SamplingCapability{},
-			Roots: &messages.RootsCapability{ListChanged: true}, Tasks: messages.RawMessage(`{}`)}))
+			Roots: &messages.RootsCapability{ListChanged: true}, Tasks: &messages.TasksCapability{}}))
 		st := h.Step(discoverResult(messages.Version20260728, messages.Version20251125), nil)
 		require.NoError(t, st.Err)
 		require.NotNil(t, st.Done)

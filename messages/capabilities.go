@@ -11,7 +11,7 @@ type ClientCapabilities struct {
 	Sampling     *SamplingCapability    `json:"sampling,omitempty"`
 	Elicitation  *ElicitationCapability `json:"elicitation,omitempty"` // 2025-06-18+
 	Experimental map[string]any         `json:"experimental,omitempty"`
-	Tasks        RawMessage             `json:"tasks,omitempty"` // 2025-11-25, kept raw
+	Tasks        *TasksCapability       `json:"tasks,omitempty"` // 2025-11-25
 }
 
 // RootsCapability declares roots/list support.
@@ -55,7 +55,7 @@ type ServerCapabilities struct {
 	Logging      *LoggingCapability     `json:"logging,omitempty"`
 	Completions  *CompletionsCapability `json:"completions,omitempty"` // 2025-03-26+
 	Experimental map[string]any         `json:"experimental,omitempty"`
-	Tasks        RawMessage             `json:"tasks,omitempty"` // 2025-11-25, kept raw
+	Tasks        *TasksCapability       `json:"tasks,omitempty"` // 2025-11-25
 }
 
 // ToolsCapability declares tools/list and tools/call.

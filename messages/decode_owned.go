@@ -126,6 +126,16 @@ func knownMethod(name []byte) (string, bool) {
 		return MethodElicitationCreate, true
 	case MethodRootsList:
 		return MethodRootsList, true
+	case MethodTasksGet:
+		return MethodTasksGet, true
+	case MethodTasksResult:
+		return MethodTasksResult, true
+	case MethodTasksList:
+		return MethodTasksList, true
+	case MethodTasksCancel:
+		return MethodTasksCancel, true
+	case NotificationTasksStatus:
+		return NotificationTasksStatus, true
 	case NotificationInitialized:
 		return NotificationInitialized, true
 	case NotificationCancelled:

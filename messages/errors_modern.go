@@ -90,8 +90,8 @@ func (e *HeaderMismatchError) Unwrap() error { return e.Wire }
 // ErrorType is the error's error.type in telemetry.
 func (e *HeaderMismatchError) ErrorType() string { return "header_mismatch" }
 
-// TypedError returns the typed error for the 2026-07-28 codes (-32020,
-// -32021, -32022, their data decoded) and w itself for every other code,
+// TypedError returns the typed error for the codes whose data the engine
+// decodes (-32020, -32021, -32022 and 2025-11-25's -32042) and w itself for every other code,
 // so callers match either with errors.As or, by code, with errors.Is. Data
 // that does not decode leaves the typed error with what could be read.
 func TypedError(w *WireError) error {
@@ -113,6 +113,12 @@ func TypedError(w *WireError) error {
 		return e
 	case CodeHeaderMismatch:
 		return &HeaderMismatchError{Wire: w}
+	case CodeURLElicitationRequired:
+		e := &URLElicitationRequiredError{Wire: w}
+		if len(w.Data) > 0 {
+			_ = Unmarshal(w.Data, e)
+		}
+		return e
 	}
 	return w
 }
