@@ -91,6 +91,11 @@ type Config struct {
 
 	// OAuth serves the servers configured with "auth": {"oauth": ...}.
 	OAuth OAuthOptions
+
+	// NoResultCache turns off the caching of 2026-07-28 CacheableResults
+	// (lists and resources/read, kept while their ttlMs says they are
+	// fresh; see Session.DropCachedResults).
+	NoResultCache bool
 }
 
 // BackoffPolicy shapes reconnect delays: exponential from Initial by
@@ -135,6 +140,9 @@ type Engine struct {
 	oauthStore  oauth.TokenStore           // the in-memory store when Config.OAuth has none
 
 	eras *actors.EraCache // the protocol version settled per server
+	// results are the CacheableResults every session of a server may
+	// share ("public"), keyed by server.
+	results resultCache
 
 	tel           *telemetry.Telemetry // nil when telemetry is off
 	observeMetric metric.Registration  // the observable instruments, if any
@@ -191,6 +199,11 @@ func (e *Engine) Open(ctx context.Context, sc SessionConfig) (*Session, error) {
 		return nil, ErrDuplicateName
 	}
 	s := &Session{name: sc.Name, engine: e, peer: ac.Peer}
+	s.results = sessionResults{serverKey: sc.serverKey(), off: e.cfg.NoResultCache}
+	if s.results.serverKey != "" {
+		s.results.public = &e.results
+	}
+	ac.NotificationTap = s.results.tap
 	e.sessions[sc.Name] = s // reserve the name while spawning
 	// Close waits for spawns under way, so that a session opened while the
 	// engine closes is closed too, never left running.

@@ -40,5 +40,5 @@ func listPage[R any](ctx context.Context, s *Session, method, cursor string, opt
 	if cursor != "" {
 		params = &messages.PaginatedParams{Cursor: cursor}
 	}
-	return decode[R](s.Call(ctx, method, params, opts...))
+	return decode[R](s.cachedCall(ctx, method, cursor, params, opts))
 }

@@ -33,7 +33,7 @@ func (s *Session) ListResourceTemplatesPage(ctx context.Context, cursor string, 
 
 // ReadResource reads one resource.
 func (s *Session) ReadResource(ctx context.Context, uri string, opts ...CallOption) (*messages.ReadResourceResult, error) {
-	return decode[messages.ReadResourceResult](s.Call(ctx, messages.MethodResourcesRead, &messages.ReadResourceParams{URI: uri}, opts...))
+	return decode[messages.ReadResourceResult](s.cachedCall(ctx, messages.MethodResourcesRead, uri, &messages.ReadResourceParams{URI: uri}, opts))
 }
 
 // Subscribe asks for notifications/resources/updated about uri. The

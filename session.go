@@ -37,6 +37,8 @@ type Session struct {
 	sh     *actors.Shared
 	peer   telemetry.Peer
 	tasks  taskTools
+	// results are the session's cached CacheableResults (result_cache.go).
+	results sessionResults
 }
 
 // Name is the session's name.

@@ -76,6 +76,12 @@ type SessionConfig struct {
 
 	Logger *slog.Logger
 
+	// NotificationTap, when set, sees every server notification on the
+	// session's goroutine, before any watcher, whether or not one is
+	// registered (so it opens no listen). It must not block or keep
+	// n.Params. The engine's result cache drops results with it.
+	NotificationTap func(n Notification)
+
 	// Telemetry, when not nil, traces calls and the session lifecycle and
 	// records metrics; nil costs nothing. Peer describes the server for it.
 	Telemetry *telemetry.Telemetry

@@ -1,6 +1,11 @@
 package actors
 
-import "sync"
+import (
+	"sync"
+	"time"
+
+	"github.com/mcpengine/mcpengine/messages"
+)
 
 // EraCache remembers, per server, the protocol version a handshake settled
 // on, so that later sessions and reconnects to the same server skip the
@@ -10,13 +15,56 @@ import "sync"
 // command line). The spec asks clients to cache the era per server and to
 // re-probe when the cached assumption fails: a handshake whose cached
 // version is refused forgets the entry.
+//
+// A server/discover answer that says it may be shared ("public" with a
+// positive ttlMs, 2026-07-28) is kept too, and answers later handshakes to
+// that server while fresh: a new session then costs no round trip.
 type EraCache struct {
-	mu sync.Mutex
-	m  map[string]string // server key -> protocol version
+	mu       sync.Mutex
+	m        map[string]string // server key -> protocol version
+	discover map[string]cachedDiscover
+}
+
+type cachedDiscover struct {
+	version string
+	result  messages.DiscoverResult
+	expires time.Time
 }
 
 // NewEraCache returns an empty cache.
-func NewEraCache() *EraCache { return &EraCache{m: map[string]string{}} }
+func NewEraCache() *EraCache {
+	return &EraCache{m: map[string]string{}, discover: map[string]cachedDiscover{}}
+}
+
+// putDiscover keeps a discover answer for key while its hints allow.
+func (c *EraCache) putDiscover(key, version string, r *messages.DiscoverResult, received time.Time) {
+	if c == nil || key == "" || r.TTLMs <= 0 || r.CacheScope == messages.CacheScopePrivate {
+		return
+	}
+	c.mu.Lock()
+	c.discover[key] = cachedDiscover{version: version, result: *r, expires: received.Add(time.Duration(r.TTLMs) * time.Millisecond)}
+	c.mu.Unlock()
+}
+
+// freshDiscover returns the discover answer kept for key in version, if
+// still fresh.
+func (c *EraCache) freshDiscover(key, version string, now time.Time) (*messages.DiscoverResult, bool) {
+	if c == nil || key == "" {
+		return nil, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	d, ok := c.discover[key]
+	if !ok || d.version != version {
+		return nil, false
+	}
+	if !now.Before(d.expires) {
+		delete(c.discover, key)
+		return nil, false
+	}
+	r := d.result
+	return &r, true
+}
 
 // Get returns the version cached for key, or "".
 func (c *EraCache) Get(key string) string {
@@ -47,6 +95,9 @@ func (c *EraCache) Forget(key, version string) {
 	c.mu.Lock()
 	if c.m[key] == version {
 		delete(c.m, key)
+	}
+	if c.discover[key].version == version {
+		delete(c.discover, key)
 	}
 	c.mu.Unlock()
 }

@@ -136,13 +136,13 @@ func (h *EraHandshake) Begin(caps messages.ClientCapabilities) HandshakeStep {
 	h.caps, h.steps, h.legacy = caps, 0, false
 	switch {
 	case h.Pin != "" && messages.IsModernVersion(h.Pin):
-		return h.discover(h.Pin, false)
+		return h.discoverOrCached(h.Pin)
 	case h.Pin != "":
 		return h.initialize(h.Pin)
 	}
 	if v := h.Cache.Get(h.Key); v != "" {
 		if messages.IsModernVersion(v) {
-			return h.discover(v, false)
+			return h.discoverOrCached(v)
 		}
 		return h.initialize(v)
 	}
@@ -203,11 +203,25 @@ func (h *EraHandshake) afterDiscover(result messages.RawMessage, err error) Hand
 			return HandshakeStep{Err: &NoCommonVersionError{Requested: requested, Supported: r.SupportedVersions}}
 		}
 	}
+	h.Cache.Put(h.Key, version)
+	h.Cache.putDiscover(h.Key, version, &r, time.Now())
+	return h.settled(version, &r)
+}
+
+// discoverOrCached settles on version from a fresh shared discover answer
+// of the same server, or asks the server.
+func (h *EraHandshake) discoverOrCached(version string) HandshakeStep {
+	if r, ok := h.Cache.freshDiscover(h.Key, version, time.Now()); ok {
+		return h.settled(version, r)
+	}
+	return h.discover(version, false)
+}
+
+func (h *EraHandshake) settled(version string, r *messages.DiscoverResult) HandshakeStep {
 	meta, err := h.meta(version)
 	if err != nil {
 		return HandshakeStep{Err: err}
 	}
-	h.Cache.Put(h.Key, version)
 	return HandshakeStep{Done: &Negotiated{
 		ProtocolVersion:   version,
 		ServerInfo:        r.ServerInfo(),

@@ -218,6 +218,9 @@ func (sh *Shared) publishState(ch StateChange) {
 }
 
 func (sh *Shared) deliverNotification(n Notification) {
+	if tap := sh.cfg.NotificationTap; tap != nil {
+		tap(n)
+	}
 	if !sh.hasNotifyers.Load() {
 		return
 	}

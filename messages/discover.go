@@ -19,8 +19,9 @@ type DiscoverResult struct {
 	SupportedVersions []string           `json:"supportedVersions"`
 	Capabilities      ServerCapabilities `json:"capabilities"`
 	Instructions      string             `json:"instructions,omitempty"`
-	// TTLMs and CacheScope are the CacheableResult hints (the engine does
-	// not cache yet). TTLMs is required by the schema, so always sent.
+	// TTLMs and CacheScope are the CacheableResult hints (a public answer
+	// with a positive TTL answers later handshakes to the same server).
+	// TTLMs is required by the schema, so always sent.
 	TTLMs      int64       `json:"ttlMs"`
 	CacheScope string      `json:"cacheScope,omitempty"`
 	Meta       *ResultMeta `json:"_meta,omitempty"`
@@ -48,4 +49,13 @@ const (
 // result.
 type ResultMeta struct {
 	ServerInfo *Implementation `json:"io.modelcontextprotocol/serverInfo,omitempty"`
+}
+
+// CacheHints are the members of a 2026-07-28 CacheableResult that say how
+// long and by whom it may be cached. A result without ttlMs (the
+// handshake era's) is stale at once.
+type CacheHints struct {
+	ResultType string `json:"resultType,omitempty"`
+	TTLMs      *int64 `json:"ttlMs,omitempty"`
+	CacheScope string `json:"cacheScope,omitempty"`
 }

@@ -35,8 +35,15 @@ const (
 var Modes = []string{ModeAll, ModeModern, ModeLegacy, ModeRefuseInitialize}
 
 // NewServer returns the Go SDK server of a mode.
-func NewServer(mode string) (*mcp.Server, error) {
+func NewServer(mode string) (*mcp.Server, error) { return NewServerWith(mode, nil) }
+
+// NewServerWith returns the Go SDK server of a mode with its options
+// adjusted by tweak (nil: none).
+func NewServerWith(mode string, tweak func(*mcp.ServerOptions)) (*mcp.Server, error) {
 	opts := &mcp.ServerOptions{Instructions: "go-sdk interop server (" + mode + ")", CompletionHandler: completeName}
+	if tweak != nil {
+		tweak(opts)
+	}
 	switch mode {
 	case ModeAll, ModeRefuseInitialize:
 	case ModeModern:
