@@ -13,6 +13,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -30,7 +31,7 @@ import (
 // HTTP endpoint.
 func (f *fault) demoHTTP(o demoserver.HTTPOptions) string {
 	f.t.Helper()
-	hs, err := demoserver.New(demoserver.Options{}).ListenHTTP("127.0.0.1:0", o)
+	hs, err := demoserver.New(demoOptions()).ListenHTTP("127.0.0.1:0", o)
 	require.NoError(f.t, err)
 	f.closeAfterEngine(hs.Close)
 	return hs.StreamableURL()
@@ -42,7 +43,7 @@ func (f *fault) demoHTTP(o demoserver.HTTPOptions) string {
 // string-id) and trickle {text, gap_ms}, a JSON answer written a byte at
 // a time. It returns the Streamable HTTP endpoint.
 func (f *fault) faultyHTTP(o demoserver.HTTPOptions) string {
-	h := demoserver.New(demoserver.Options{}).HTTPHandler(o)
+	h := demoserver.New(demoOptions()).HTTPHandler(o)
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost && serveFaultyCall(w, r) {
 			return
@@ -169,8 +170,13 @@ func TestExpiredSession(t *testing.T) {
 
 // SSE answers cut before their response, ended cleanly or aborted: the
 // client resumes each with Last-Event-ID and every caller gets its own
-// answer exactly once; the session never drops.
+// answer exactly once; the session never drops. In 2026-07-28, whose
+// streams are not resumable, the cut request fails alone, at once.
 func TestCutStreams(t *testing.T) {
+	if demoEra == "modern" {
+		cutModernStreams(t)
+		return
+	}
 	f := newFault(t, "http", "SSE answers cut mid-way (clean end and abort): resumed, every caller its own answer once", mcpengine.Config{})
 	for _, abort := range []bool{false, true} {
 		url := f.demoHTTP(demoserver.HTTPOptions{AnswerMode: demoserver.AnswerSSE, DropStreamEvery: 2, DropAbort: abort, SSERetry: 5 * time.Millisecond})
@@ -182,6 +188,40 @@ func TestCutStreams(t *testing.T) {
 		// (the resume then gets 400, and the call ErrRequestFailed).
 		assert.Zero(t, echoAll(f, s, name, 8, scale(8, 48), nil))
 		assert.Zero(t, s.Stats().LateResponses.Load(), "%s: no answer twice", name)
+		assert.Zero(t, s.Stats().Restarts.Load(), name)
+		assert.Equal(t, mcpengine.StateReady, s.State(), name)
+	}
+}
+
+func cutModernStreams(t *testing.T) {
+	f := newFault(t, "http", "SSE answers cut mid-way (2026-07-28: not resumable): that request alone fails at once, ErrRequestFailed; no GET", mcpengine.Config{})
+	for _, abort := range []bool{false, true} {
+		var gets atomic.Int32
+		h := demoserver.New(demoOptions()).HTTPHandler(demoserver.HTTPOptions{AnswerMode: demoserver.AnswerSSE, DropStreamEvery: 2, DropAbort: abort, SSERetry: 5 * time.Millisecond})
+		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method == http.MethodGet {
+				gets.Add(1)
+			}
+			h.ServeHTTP(w, r)
+		}))
+		f.closeAfterEngine(func(ctx context.Context) error {
+			err := h.Close(ctx)
+			ts.Close()
+			return err
+		})
+		url := ts.URL + demoserver.PathStreamable
+		name := map[bool]string{false: "cut", true: "aborted"}[abort]
+		s := f.connect(name, httpServer(url))
+		failed := echoAll(f, s, name, 8, scale(8, 48), func(err error) bool {
+			return errors.Is(err, mcpengine.ErrRequestFailed) && strings.Contains(err.Error(), "answer stream ended before the response")
+		})
+		assert.Positive(t, failed, "%s: the server cut streams", name)
+		f.mu.Lock()
+		for _, d := range f.took {
+			assert.Less(t, d, slack, "a cut stream was noticed late")
+		}
+		f.mu.Unlock()
+		assert.Zero(t, gets.Load(), "%s: no resumption GET in 2026-07-28", name)
 		assert.Zero(t, s.Stats().Restarts.Load(), name)
 		assert.Equal(t, mcpengine.StateReady, s.State(), name)
 	}
@@ -259,7 +299,7 @@ func TestHTTPGetStreamRefused(t *testing.T) {
 // its deadline.
 func TestHTTPServerGone(t *testing.T) {
 	f := newFault(t, "http", "server shut down: calls fail at once (ErrRequestFailed or ErrConnectionLost)", mcpengine.Config{})
-	hs, err := demoserver.New(demoserver.Options{}).ListenHTTP("127.0.0.1:0", demoserver.HTTPOptions{})
+	hs, err := demoserver.New(demoOptions()).ListenHTTP("127.0.0.1:0", demoserver.HTTPOptions{})
 	require.NoError(t, err)
 	s := f.connect("gone", httpServer(hs.StreamableURL()))
 	assert.Zero(t, echoAll(f, s, "before", 2, 2, nil))
@@ -366,7 +406,7 @@ func TestHTTPNeverAnswersInitialize(t *testing.T) {
 // with ErrConnectionLost and the session leaves ready.
 func TestWebSocketServerGone(t *testing.T) {
 	f := newFault(t, "ws", "server closed: calls in flight ErrConnectionLost at once; session leaves ready", mcpengine.Config{})
-	hs, err := demoserver.New(demoserver.Options{}).ListenHTTP("127.0.0.1:0", demoserver.HTTPOptions{})
+	hs, err := demoserver.New(demoOptions()).ListenHTTP("127.0.0.1:0", demoserver.HTTPOptions{})
 	require.NoError(t, err)
 	s := f.connect("ws", mcpengine.ServerConfig{URL: hs.WebSocketURL()})
 	assert.Zero(t, echoAll(f, s, "w", 2, 2, nil))
@@ -420,7 +460,7 @@ func TestWebSocketServerGone(t *testing.T) {
 // and the session leaves ready).
 func TestLegacySSE(t *testing.T) {
 	f := newFault(t, "sse", "POST 503: ErrRequestFailed alone; stream gone: calls in flight ErrConnectionLost, leaves ready", mcpengine.Config{})
-	hs, err := demoserver.New(demoserver.Options{}).ListenHTTP("127.0.0.1:0", demoserver.HTTPOptions{FailEvery: 3})
+	hs, err := demoserver.New(demoOptions()).ListenHTTP("127.0.0.1:0", demoserver.HTTPOptions{FailEvery: 3})
 	require.NoError(t, err)
 	s := f.connect("legacy", mcpengine.ServerConfig{URL: hs.SSEURL(), Type: "sse"})
 	failed := echoAll(f, s, "l", scale(4, 16), scale(6, 16), func(err error) bool {

@@ -23,9 +23,10 @@ import (
 	"github.com/mcpengine/mcpengine/transport"
 )
 
-// engineServe is the demo server as users run it, with fault flags.
+// engineServe is the demo server as users run it, with fault flags, in
+// the era under test.
 func engineServe(args ...string) mcpengine.ServerConfig {
-	return mcpengine.ServerConfig{Command: engineBin, Args: append([]string{"serve"}, args...)}
+	return mcpengine.ServerConfig{Command: engineBin, Args: append([]string{"serve", "--era", demoEra}, args...)}
 }
 
 // waitGroupGone waits until process group pgid has no live member, for at

@@ -42,6 +42,8 @@ func (c *conn) consume(rd *sse.Reader, seen *eventIDs, p *post) error {
 
 // readAnswerStream reads the event stream a POST was answered with, and
 // resumes it with GET and Last-Event-ID when it breaks before the answer.
+// 2026-07-28 streams are not resumable: a 2026-07-28 request whose stream
+// breaks fails alone.
 func (c *conn) readAnswerStream(p *post, resp *http.Response) {
 	body := resp.Body
 	defer func() { _ = body.Close() }()
@@ -57,7 +59,7 @@ func (c *conn) readAnswerStream(p *post, resp *http.Response) {
 			return
 		}
 		lastID := rd.LastEventID()
-		if lastID == "" {
+		if lastID == "" || p.out.Modern != nil {
 			reason := "the answer stream ended before the response"
 			if !errors.Is(err, io.EOF) {
 				reason += ": " + httpcore.ErrorReason(err, c.scrub.Load())

@@ -1,0 +1,53 @@
+//go:build linux
+
+package faultsuite
+
+import (
+	"testing"
+
+	"github.com/mcpengine/mcpengine/demoserver"
+	"github.com/mcpengine/mcpengine/messages"
+)
+
+// demoEra is the era the demo server speaks in the faults that use it:
+// the handshake era, unless TestModernEra runs them again in 2026-07-28.
+// Faults run one at a time (none is parallel), so a package variable is
+// enough.
+var demoEra = "legacy"
+
+// demoOptions are the demo server's options for the era under test.
+func demoOptions() demoserver.Options {
+	if demoEra == "modern" {
+		return demoserver.Options{Versions: messages.ModernVersions}
+	}
+	return demoserver.Options{}
+}
+
+// TestModernEra runs the faults whose server is the demo server again
+// with the server speaking only 2026-07-28, which the engine negotiates
+// by itself: the same contracts hold in the stateless era (callers fail
+// promptly with the same typed errors, the session comes back, nothing
+// leaks). Faults of the handshake itself (initialize refused, expired
+// sessions) have no 2026-07-28 form and are not repeated.
+func TestModernEra(t *testing.T) {
+	for _, fault := range []struct {
+		name string
+		run  func(*testing.T)
+	}{
+		{"DiesWithChildrenAlive", TestDiesWithChildrenAlive},
+		{"BrokenFrames", TestBrokenFrames},
+		{"OversizedFrame", TestOversizedFrame},
+		{"FloodsStderr", TestFloodsStderr},
+		{"RepeatedKills", TestRepeatedKills},
+		{"HTTP5xx", TestHTTP5xx},
+		{"CutStreams", TestCutStreams},
+		{"HTTPNeverAnswers", TestHTTPNeverAnswers},
+		{"HTTPServerGone", TestHTTPServerGone},
+	} {
+		t.Run(fault.name, func(t *testing.T) {
+			demoEra = "modern"
+			t.Cleanup(func() { demoEra = "legacy" })
+			fault.run(t)
+		})
+	}
+}
