@@ -208,6 +208,14 @@ func TestServerRequestsContinueTheServersTrace(t *testing.T) {
 		stub, ok := spanNamed(spans.GetSpans(), messages.MethodSamplingCreateMessage)
 		return ok && stub.SpanKind == trace.SpanKindServer && stub.Parent.TraceID().String() == traceID
 	}, 5*time.Second, 5*time.Millisecond)
+	stub, _ := spanNamed(spans.GetSpans(), messages.MethodSamplingCreateMessage)
+	version := ""
+	for _, kv := range stub.Attributes {
+		if kv.Key == "mcp.protocol.version" {
+			version = kv.Value.AsString()
+		}
+	}
+	assert.Equal(t, messages.Version20251125, version, "the handler's span names the session's protocol version")
 }
 
 func TestMetricsAfterCalls(t *testing.T) {

@@ -196,6 +196,10 @@ func (a *sessionActor) handleOffActor(ctx context.Context, cancel context.Cancel
 	reply.method = method
 	sys, self := a.sh.sys, a.self
 	tel, peer := a.sh.cfg.Telemetry, a.sh.cfg.Peer
+	version := ""
+	if n := a.sh.Negotiated(); n != nil {
+		version = n.ProtocolVersion
+	}
 	a.sh.background.Add(1)
 	// Owner: the session (Shared.background). Exits when the user's
 	// handler returns; its ctx is cancelled on notifications/cancelled,
@@ -206,7 +210,7 @@ func (a *sessionActor) handleOffActor(ctx context.Context, cancel context.Cancel
 		if cancel != nil {
 			defer cancel()
 		}
-		ctx, span := tel.StartInbound(ctx, peer, method, params)
+		ctx, span := tel.StartInbound(ctx, peer, version, method, params)
 		reply.result, reply.err = safeHandle(ctx, h, params)
 		span.End(reply.err)
 		sys.Root.Send(self, reply)

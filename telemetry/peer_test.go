@@ -34,7 +34,7 @@ func TestPeerAttributesAreSharedSafelyAcrossGoroutines(t *testing.T) {
 				tel.StartPhase(SpanConnect, peer, AttrAttempt.Int(i)).End(nil)
 				return
 			}
-			_, span := tel.StartInbound(context.Background(), peer, messages.MethodSamplingCreateMessage, nil)
+			_, span := tel.StartInbound(context.Background(), peer, "2025-11-25", messages.MethodSamplingCreateMessage, nil)
 			span.End(nil)
 		})
 	}

@@ -15,14 +15,17 @@ import (
 // elicitation) as a child of the trace context the server put in
 // params._meta, if any, and returns the context the handler should run
 // with, so the application's own spans join the server's trace.
-func (t *Telemetry) StartInbound(ctx context.Context, peer Peer, method string, params messages.RawMessage) (context.Context, *PhaseSpan) {
+// protocolVersion is the session's (empty before its handshake).
+func (t *Telemetry) StartInbound(ctx context.Context, peer Peer, protocolVersion, method string, params messages.RawMessage) (context.Context, *PhaseSpan) {
 	if t == nil {
 		return ctx, nil
 	}
 	ctx = t.propagator.Extract(ctx, metaCarrier(params))
-	ctx, span := t.tracer.Start(ctx, method,
-		trace.WithSpanKind(trace.SpanKindServer),
-		trace.WithAttributes(append(peer.attrs(), semconv.McpMethodNameKey.String(method))...))
+	attrs := append(peer.attrs(), semconv.McpMethodNameKey.String(method))
+	if protocolVersion != "" {
+		attrs = append(attrs, semconv.McpProtocolVersion(protocolVersion))
+	}
+	ctx, span := t.tracer.Start(ctx, method, trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...))
 	return ctx, &PhaseSpan{span: span}
 }
 
