@@ -2,55 +2,21 @@ package actors
 
 import "github.com/mcpengine/mcpengine/messages"
 
-// checkCapability refuses a request the server's declared capabilities rule
-// out, before it is sent (servers answer such requests with -32601 at best).
+// checkCapability refuses, before it is sent, a request that the
+// negotiated protocol version does not have or that the server's declared
+// capabilities rule out (servers answer such requests with -32601 at
+// best), as the method table says. Methods the table does not know
+// (extensions) are sent as they are.
 func checkCapability(method string, neg *Negotiated) error {
-	if neg.RequestMeta != nil && removedInModern(method) {
-		return &MethodNotInVersionError{Method: method, Version: neg.ProtocolVersion}
-	}
-	caps := &neg.Capabilities
-	need := ""
-	switch method {
-	case messages.MethodToolsList, messages.MethodToolsCall:
-		if caps.Tools == nil {
-			need = "tools"
-		}
-	case messages.MethodResourcesList, messages.MethodResourcesTemplatesList, messages.MethodResourcesRead:
-		if caps.Resources == nil {
-			need = "resources"
-		}
-	case messages.MethodResourcesSubscribe, messages.MethodResourcesUnsubscribe:
-		if caps.Resources == nil || !caps.Resources.Subscribe {
-			need = "resources.subscribe"
-		}
-	case messages.MethodPromptsList, messages.MethodPromptsGet:
-		if caps.Prompts == nil {
-			need = "prompts"
-		}
-	case messages.MethodLoggingSetLevel:
-		if caps.Logging == nil {
-			need = "logging"
-		}
-	case messages.MethodTasksGet, messages.MethodTasksResult:
-		if caps.Tasks == nil {
-			need = "tasks"
-		}
-	case messages.MethodTasksList:
-		if caps.Tasks == nil || caps.Tasks.List == nil {
-			need = "tasks.list"
-		}
-	case messages.MethodTasksCancel:
-		if caps.Tasks == nil || caps.Tasks.Cancel == nil {
-			need = "tasks.cancel"
-		}
-	case messages.MethodCompletionComplete:
-		// 2024-11-05 had completion/complete without a capability to declare it.
-		if caps.Completions == nil && messages.VersionAtLeast(neg.ProtocolVersion, messages.Version20250326) {
-			need = "completions"
-		}
-	}
-	if need == "" {
+	spec, ok := messages.LookupMethod(method)
+	if !ok || spec.From&messages.FromClient == 0 {
 		return nil
 	}
-	return &CapabilityError{Method: method, Capability: need}
+	if !spec.InVersion(neg.ProtocolVersion) {
+		return &MethodNotInVersionError{Method: method, Version: neg.ProtocolVersion}
+	}
+	if need := spec.NeedsCapability(neg.ProtocolVersion); need != "" && !neg.Capabilities.Has(need) {
+		return &CapabilityError{Method: method, Capability: need}
+	}
+	return nil
 }

@@ -388,17 +388,3 @@ func (e *MethodNotInVersionError) SafeToRetry() bool { return true }
 
 // ErrorType is the error's error.type in telemetry.
 func (e *MethodNotInVersionError) ErrorType() string { return "not_in_protocol_version" }
-
-// removedInModern lists the client requests of the legacy era that the
-// stateless era removed; other methods (including ones the engine does
-// not know, such as extensions) go out as asked.
-func removedInModern(method string) bool {
-	switch method {
-	case messages.MethodInitialize, messages.MethodPing, messages.MethodResourcesSubscribe,
-		messages.MethodResourcesUnsubscribe, messages.MethodLoggingSetLevel,
-		// Tasks (2025-11-25, experimental) are not part of 2026-07-28.
-		messages.MethodTasksGet, messages.MethodTasksResult, messages.MethodTasksList, messages.MethodTasksCancel:
-		return true
-	}
-	return false
-}

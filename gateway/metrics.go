@@ -101,13 +101,17 @@ func (m *metrics) request(ctx context.Context, r *fwd, o outcome, d time.Duratio
 		attribute.String("server", r.srv.name), attribute.String("method", method), attribute.String("outcome", string(o))))
 }
 
-// knownMethods are the client requests of MCP, the values of the method
-// label.
-var knownMethods = map[string]bool{
-	messages.MethodPing: true, messages.MethodToolsList: true, messages.MethodToolsCall: true,
-	messages.MethodResourcesList: true, messages.MethodResourcesTemplatesList: true, messages.MethodResourcesRead: true,
-	messages.MethodPromptsList: true, messages.MethodPromptsGet: true, messages.MethodCompletionComplete: true,
-}
+// knownMethods are the client requests of MCP (the method table's), the
+// values of the method label.
+var knownMethods = func() map[string]bool {
+	m := map[string]bool{}
+	for i := range messages.MethodTable {
+		if spec := &messages.MethodTable[i]; spec.From&messages.FromClient != 0 && !spec.Notification {
+			m[spec.Name] = true
+		}
+	}
+	return m
+}()
 
 func (m *metrics) sessionsOpen(delta int64) { m.sessions.Add(context.Background(), delta) }
 

@@ -79,3 +79,30 @@ type LoggingCapability struct{}
 
 // CompletionsCapability declares completion/complete.
 type CompletionsCapability struct{}
+
+// Has reports whether the server declared the capability at path, as the
+// method table names them ("tools", "resources.subscribe", "tasks.list" …).
+// An unknown path is not declared.
+func (c *ServerCapabilities) Has(path string) bool {
+	switch path {
+	case "tools":
+		return c.Tools != nil
+	case "resources":
+		return c.Resources != nil
+	case "resources.subscribe":
+		return c.Resources != nil && c.Resources.Subscribe
+	case "prompts":
+		return c.Prompts != nil
+	case "logging":
+		return c.Logging != nil
+	case "completions":
+		return c.Completions != nil
+	case "tasks":
+		return c.Tasks != nil
+	case "tasks.list":
+		return c.Tasks != nil && c.Tasks.List != nil
+	case "tasks.cancel":
+		return c.Tasks != nil && c.Tasks.Cancel != nil
+	}
+	return false
+}

@@ -56,8 +56,12 @@ func (t *Telemetry) StartCall(ctx context.Context, peer Peer, protocolVersion, s
 		attrs = append(attrs, semconv.McpProtocolVersion(protocolVersion))
 	}
 	target := ""
-	switch method {
-	case messages.MethodToolsCall:
+	var kind messages.TargetKind
+	if spec, ok := messages.LookupMethod(method); ok {
+		kind = spec.Target
+	}
+	switch kind {
+	case messages.TargetTool:
 		if tool := paramString(params, "name"); tool != "" {
 			target, cs.key.tool = tool, tool
 			attrs = append(attrs, semconv.GenAIToolName(tool), semconv.GenAIOperationNameExecuteTool)
@@ -69,12 +73,12 @@ func (t *Telemetry) StartCall(ctx context.Context, peer Peer, protocolVersion, s
 				}
 			}
 		}
-	case messages.MethodPromptsGet:
+	case messages.TargetPrompt:
 		if prompt := paramString(params, "name"); prompt != "" {
 			target, cs.key.prompt = prompt, prompt
 			attrs = append(attrs, semconv.GenAIPromptName(prompt))
 		}
-	case messages.MethodResourcesRead, messages.MethodResourcesSubscribe, messages.MethodResourcesUnsubscribe:
+	case messages.TargetResource:
 		if uri := paramString(params, "uri"); uri != "" {
 			attrs = append(attrs, semconv.McpResourceURI(uri))
 		}

@@ -44,11 +44,13 @@ func modernRequest(m *messages.Message) (Modern, bool) {
 		return Modern{}, false
 	}
 	mod := Modern{Version: p.Meta.Version, Method: m.Method}
-	switch m.Method {
-	case messages.MethodToolsCall, messages.MethodPromptsGet:
-		mod.Name = EncodeHeaderValue(p.Name)
-	case messages.MethodResourcesRead:
-		mod.Name = EncodeHeaderValue(p.URI)
+	if spec, ok := messages.LookupMethod(m.Method); ok {
+		switch spec.Target {
+		case messages.TargetTool, messages.TargetPrompt:
+			mod.Name = EncodeHeaderValue(p.Name)
+		case messages.TargetResource:
+			mod.Name = EncodeHeaderValue(p.URI)
+		}
 	}
 	return mod, true
 }
