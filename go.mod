@@ -40,6 +40,8 @@ require (
 	github.com/yosida95/uritemplate/v3 v3.0.2
 )
 
+require github.com/ohler55/ojg v1.28.5
+
 require (
 	github.com/Workiva/go-datastructures v1.1.3 // indirect
 	github.com/beorn7/perks v1.0.1 // indirect
@@ -71,7 +73,7 @@ require (
 	go.yaml.in/yaml/v3 v3.0.5
 	golang.org/x/arch v0.0.0-20210923205945-b76863e36670 // indirect
 	golang.org/x/net v0.59.0 // indirect
-	golang.org/x/sys v0.48.0 // indirect
+	golang.org/x/sys v0.48.0
 	golang.org/x/term v0.46.0
 	golang.org/x/text v0.42.0 // indirect
 	google.golang.org/genproto/googleapis/api v0.0.0-20260928230214-8a89bd6388cc // indirect
