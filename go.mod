@@ -9,6 +9,7 @@ require (
 	github.com/cenkalti/backoff/v4 v4.3.0
 	github.com/coder/websocket v1.8.15
 	github.com/gobwas/glob v0.2.3
+	github.com/ohler55/ojg v1.28.5
 	github.com/prometheus/client_golang v1.24.1
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
 	github.com/spf13/cobra v1.10.2
@@ -39,8 +40,6 @@ require (
 	github.com/golang-jwt/jwt/v5 v5.3.1
 	github.com/yosida95/uritemplate/v3 v3.0.2
 )
-
-require github.com/ohler55/ojg v1.28.5
 
 require (
 	github.com/Workiva/go-datastructures v1.1.3 // indirect
@@ -73,7 +72,7 @@ require (
 	go.yaml.in/yaml/v3 v3.0.5
 	golang.org/x/arch v0.0.0-20210923205945-b76863e36670 // indirect
 	golang.org/x/net v0.59.0 // indirect
-	golang.org/x/sys v0.48.0
+	golang.org/x/sys v0.48.0 // indirect
 	golang.org/x/term v0.46.0
 	golang.org/x/text v0.42.0 // indirect
 	google.golang.org/genproto/googleapis/api v0.0.0-20260928230214-8a89bd6388cc // indirect

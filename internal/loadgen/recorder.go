@@ -61,18 +61,18 @@ func newSlotStats(nreq int, open bool, lateAfter time.Duration) *slotStats {
 
 // sample is one measured call.
 type sample struct {
-	req     int
-	class   Class
-	err     error // nil for OK; kept only as the class's first example
-	timed   bool  // false when no request was sent (a template failed)
+	req   int
+	class Class
+	err   error // nil for OK; kept only as the class's first example
+	timed bool  // false when no request was sent (a template failed)
 	// scheduled is set for a call that had a scheduled time of its own
 	// (the mix's calls; not a flow's steps, whose iteration has it): only
 	// those count in the open model's send lag and late calls.
 	scheduled bool
-	service time.Duration
-	latency time.Duration // open model: from the scheduled time
-	lag     time.Duration // open model: sent this long after its schedule
-	done    time.Duration // when the answer came, since the run's start
+	service   time.Duration
+	latency   time.Duration // open model: from the scheduled time
+	lag       time.Duration // open model: sent this long after its schedule
+	done      time.Duration // when the answer came, since the run's start
 }
 
 func (s *slotStats) record(x *sample) {
