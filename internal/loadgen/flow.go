@@ -205,6 +205,14 @@ func (e *FlowError) Error() string {
 
 func (e *FlowError) Unwrap() error { return e.Err }
 
+// Validate compiles the workload as a run would, without running it:
+// a flow step that names a variable no earlier step extracts, a bad
+// JSONPath or regular expression, a template that does not parse.
+func (w *Workload) Validate() error {
+	_, err := compileWorkload(w)
+	return err
+}
+
 // usesVars reports whether q is a flow step whose templates use values
 // extracted by earlier steps: rendered only during the run.
 func (c *compiled) usesVars(q *request) bool {

@@ -133,6 +133,9 @@ func LoadScenario(path string) (*Workload, error) {
 		return nil, err
 	}
 	w, err := ParseScenario(b)
+	if err == nil {
+		err = w.Validate() // a flow's mistakes, before any server starts
+	}
 	if err != nil {
 		return nil, fmt.Errorf("scenario %s: %w", path, err)
 	}
