@@ -17,7 +17,7 @@ type Threshold struct {
 	// "search"): see ParseThreshold. Empty: the whole run.
 	Scope, Target string
 	Metric        *Metric
-	Op     string
+	Op            string
 	// Value is in the metric's unit (microseconds for durations, 0 to 1
 	// for ratios).
 	Value float64
