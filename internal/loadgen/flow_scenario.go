@@ -172,6 +172,9 @@ func (ss scenarioStep) step() (Step, error) {
 var (
 	yamlGoType   = regexp.MustCompile(` in type \S+`)
 	yamlPrefixes = regexp.MustCompile(`yaml: unmarshal errors:\s*`)
+	// decodeStrict re-encodes a node, so a line inside it counts from the
+	// node: the first line number (the file's) is the one to keep.
+	yamlInnerLine = regexp.MustCompile(`(line \d+: )(?:line \d+: )+`)
 )
 
 // plainYAMLError drops the Go types from a YAML decoding error: "field
@@ -179,5 +182,6 @@ var (
 func plainYAMLError(err error) error {
 	msg := yamlGoType.ReplaceAllString(err.Error(), "")
 	msg = yamlPrefixes.ReplaceAllString(msg, "")
+	msg = yamlInnerLine.ReplaceAllString(strings.Join(strings.Fields(msg), " "), "$1")
 	return errors.New(strings.Join(strings.Fields(msg), " "))
 }
