@@ -128,7 +128,9 @@ func (sf scenarioFlow) flow(i int) (Flow, error) {
 	}
 	for j := range sf.Steps {
 		var ss scenarioStep
-		if err := decodeStrict(&sf.Steps[j], &ss); err != nil {
+		if n := &sf.Steps[j]; n.Kind == yaml.ScalarNode {
+			ss.Method = n.Value // "- ping", as in requests
+		} else if err := decodeStrict(n, &ss); err != nil {
 			return fail(fmt.Sprint(j+1), plainYAMLError(err))
 		}
 		label := fmt.Sprint(j + 1)
@@ -170,7 +172,7 @@ func (ss scenarioStep) step() (Step, error) {
 }
 
 var (
-	yamlGoType   = regexp.MustCompile(` in type \S+`)
+	yamlGoType   = regexp.MustCompile(` (in type|into) [\w.*\[\]]+`)
 	yamlPrefixes = regexp.MustCompile(`yaml: unmarshal errors:\s*`)
 	// decodeStrict re-encodes a node, so a line inside it counts from the
 	// node: the first line number (the file's) is the one to keep.
