@@ -67,3 +67,29 @@ func TestFlowRunsStepsInOrderWithExtractionAndChecks(t *testing.T) {
 	// Each iteration paused at least 1ms five times.
 	assert.GreaterOrEqual(t, f.Latency.Min.Milliseconds(), int64(5))
 }
+
+// The data file's row is the iteration's: every step of one iteration
+// sees the same row, beside the values extracted so far.
+func TestFlowStepsShareTheIterationsRow(t *testing.T) {
+	w, err := ParseScenario([]byte(`
+flows:
+  - name: rows
+    steps:
+      - name: first
+        call: echo
+        args: {text: "{{.Row.name}}"}
+        extract: {said: $.structuredContent.text}
+      - name: second
+        call: echo
+        args: {text: "{{.Row.name}} {{.Vars.said}}"}
+        extract: {again: $.structuredContent.text}
+        check: {matches: '^(Ada Ada|Grace Grace)$'}
+`))
+	require.NoError(t, err)
+	w.Rows = []map[string]any{{"name": "Ada"}, {"name": "Grace"}}
+	res, err := Run(t.Context(), Config{Target: demoTarget(demoserver.Options{}), Sessions: 1, Concurrency: 3, Count: 30, Workload: w})
+	require.NoError(t, err)
+	require.Len(t, res.Flows, 1)
+	assert.EqualValues(t, 30, res.Flows[0].OK, "%v", res.Flows[0].FirstErrors)
+	assert.EqualValues(t, 30, res.Flows[0].Steps[1].OK)
+}
