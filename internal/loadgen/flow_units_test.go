@@ -263,3 +263,29 @@ func TestScopedThresholds(t *testing.T) {
 		assert.Error(t, err, bad)
 	}
 }
+
+// compare shows each flow and step both runs have, and judges one when
+// --check names it.
+func TestCompareShowsFlowsAndSteps(t *testing.T) {
+	run := func(p99 time.Duration) *Result {
+		r := testResult()
+		r.Flows = []FlowResult{{Name: "a", Iterations: 10, OK: 10, Latency: Latency{Count: 10, P50: time.Second, P99: time.Second},
+			Steps: []MethodResult{{Name: "tools/call echo", Flow: "a", Calls: 10, OK: 10, Latency: Latency{Count: 10, P50: p99 / 2, P99: p99}}}}}
+		return r
+	}
+	ds, err := Compare(run(100*time.Millisecond), run(200*time.Millisecond), CompareOptions{Checks: []string{`step:"a/tools/call echo" p99`}})
+	require.NoError(t, err)
+	byName := map[string]Delta{}
+	for _, d := range ds {
+		byName[d.Metric] = d
+	}
+	require.Contains(t, byName, "flow:a p99")
+	assert.False(t, byName["flow:a p99"].Checked)
+	d := byName[`step:"a/tools/call echo" p99`]
+	assert.True(t, d.Checked)
+	assert.True(t, d.Regression, "%+v", d)
+	assert.False(t, byName[`step:"a/tools/call echo" p50`].Regression, "shown, not judged")
+
+	_, err = Compare(run(1), run(1), CompareOptions{Checks: []string{"step:x handshake_p50"}})
+	assert.Error(t, err)
+}
