@@ -189,6 +189,8 @@ func TestLoadFlowMistakesNameTheStepAndField(t *testing.T) {
 			`flow "f": think: the range 2s..1s ends before it starts`},
 		{"  - name: f\n    steps:\n      - name: p\n        method: ping\n        check: {is_error: true}\n",
 			`flow "f" step 1 (p): check.is_error: applies to tools/call, not ping`},
+		{"  - name: f\n    steps:\n      - name: r\n        call: echo\n        args: {text: \"{{randInt 1}}\"}\n",
+			`flow "f" step 1 (r): argument template: at randInt: wrong number of args for randInt`},
 		{"  - name: f\n    steps:\n      - name: e\n        call: echo\n        args: {text: x}\n        check: {equals: {nope: 1}}\n",
 			`flow "f" step 1 (e): check.equals: nope is not extracted`},
 	} {

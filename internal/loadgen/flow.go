@@ -53,10 +53,8 @@ type step struct {
 	extract []*extraction
 	check   *stepCheck
 	think   Think
-	// varsUsed are the variables the step's templates name; usesVars is
-	// set when they name any (also through index or a whole .Vars).
+	// varsUsed are the variables the step's templates name.
 	varsUsed []string
-	usesVars bool
 }
 
 // item is what a worker picks: one request, or one flow iteration.
@@ -108,7 +106,7 @@ func (c *compiled) compileFlow(i int, f Flow) (*flow, error) {
 			st.req.Name = fmt.Sprintf("%s #%d", base, n+1)
 		}
 		names[base]++
-		st.req.flow, st.req.index = cf, len(c.reqs)
+		st.req.flow, st.req.index, st.req.stepLabel = cf, len(c.reqs), stepLabel(j, s.Request)
 		if s.Think == nil {
 			st.think = f.Think
 		}
@@ -140,7 +138,7 @@ func compileStep(s Step, earlier []string) (*step, error) {
 		}
 		st.think = *s.Think
 	}
-	st.varsUsed, st.usesVars = q.varRefs()
+	st.varsUsed, q.usesVars = q.varRefs()
 	for _, v := range st.varsUsed {
 		if !slices.Contains(earlier, v) {
 			return nil, fmt.Errorf("args: .Vars.%s is not extracted by an earlier step%s", v, extractedList(earlier))
@@ -211,18 +209,4 @@ func (e *FlowError) Unwrap() error { return e.Err }
 func (w *Workload) Validate() error {
 	_, err := compileWorkload(w)
 	return err
-}
-
-// usesVars reports whether q is a flow step whose templates use values
-// extracted by earlier steps: rendered only during the run.
-func (c *compiled) usesVars(q *request) bool {
-	if q.flow == nil {
-		return false
-	}
-	for _, st := range q.flow.steps {
-		if st.req == q {
-			return st.usesVars
-		}
-	}
-	return false
 }

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -298,7 +297,7 @@ func (r *runner) inspectTools(s *mcpengine.Session) error {
 			q.gen = g
 			continue
 		}
-		if !r.cfg.NoPreflight && !r.wl.usesVars(q) {
+		if !r.cfg.NoPreflight && !q.usesVars {
 			if err := r.preflightArguments(q, t); err != nil {
 				return err
 			}
@@ -334,7 +333,7 @@ func (r *runner) preflightArguments(q *request, t messages.Tool) error {
 func (r *runner) dryRun() error {
 	td := TemplateData{SessionName: r.slots[0].name, Row: r.wl.row(0)}
 	for _, q := range r.wl.reqs {
-		if r.wl.usesVars(q) {
+		if q.usesVars {
 			continue
 		}
 		if _, err := q.build(&td); err != nil {
@@ -342,7 +341,7 @@ func (r *runner) dryRun() error {
 			if errors.As(err, &te) {
 				te.Request = q.Name
 				if q.flow != nil {
-					te.Flow, te.Step = q.flow.Name, strconv.Quote(q.Name)
+					te.Flow, te.Step = q.flow.Name, q.stepLabel
 				}
 				return te
 			}

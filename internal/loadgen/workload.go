@@ -92,8 +92,13 @@ type request struct {
 	// check validates a tools/call result's structuredContent against the
 	// tool's outputSchema (nil: no schema, or validation off).
 	check *outputCheck
-	// flow is the flow the request is a step of (nil in the mix).
-	flow *flow
+	// flow is the flow the request is a step of (nil in the mix), and
+	// stepLabel names the step in messages ("2 (say)").
+	flow      *flow
+	stepLabel string
+	// usesVars: the step's templates use values extracted by earlier
+	// steps, so they are rendered only during the run.
+	usesVars bool
 	// needSchema: a step's check.schema asks for the outputSchema even
 	// when validation is off, and fails preflight without one.
 	needSchema bool
