@@ -79,8 +79,9 @@ func TestLoadFlowAgainstTheDemoServer(t *testing.T) {
 		assert.Positive(t, s.Latency["p50"], s.Name)
 	}
 	assert.EqualValues(t, 30*len(steps), fr.Calls, "the steps are the run's calls")
-	// An iteration holds five pauses of at least 5ms each.
-	assert.GreaterOrEqual(t, f.Latency["min"], int64(25_000))
+	// An iteration holds five pauses of at least 5ms each (the histogram
+	// may round its minimum down by a few tens of µs).
+	assert.GreaterOrEqual(t, f.Latency["min"], int64(24_900))
 	require.Len(t, fr.Thresholds, 2)
 	for _, th := range fr.Thresholds {
 		assert.True(t, th.Pass, th.Expr)
