@@ -28,6 +28,7 @@ var cliOnly = []string{
 	"go.yaml.in/yaml",
 	"github.com/HdrHistogram",
 	"github.com/santhosh-tekuri/jsonschema",
+	"github.com/ohler55/ojg",
 	"github.com/mcpengine/mcpengine/telemetry/export",
 	"github.com/mcpengine/mcpengine/cmd",
 	"github.com/mcpengine/mcpengine/gateway",

@@ -91,6 +91,15 @@ may be a Go template ({{.N}} request number, {{.Session}}, {{randInt 1 9}},
 isError: true, or whose structuredContent does not match the tool's
 outputSchema, is a failure.
 
+A scenario's flows script what an agent does: steps in order (list, call,
+read, prompt, complete), values taken from one answer by JSONPath into the
+next request ({{.Vars.name}}), checks on the answers (a failed one is the
+failure class "check"), pauses between steps. One iteration of a flow is
+one item of the mix (-n counts it once; in the open model it is one
+arrival); the report has each flow's iterations and each step's calls.
+--threshold 'step:NAME p99<200ms' and 'flow:NAME p95<2s' judge one part.
+See docs/LOAD-FLOWS.md.
+
 Output: a live progress line on a terminal (plain lines every 10s
 otherwise), then the report. -O FORMAT[=FILE] (repeatable) picks text,
 json, csv, html (one self-contained offline file with charts) or prom
@@ -108,6 +117,7 @@ no threshold judges errors) or the run could not be made; 2 usage error;
   engine load --churn 100 -z 1m                       # reconnect every 100 calls
   engine load --call add --args '{"a":{{randInt 1 9}},"b":{{.N}}}'
   engine load --scenario mix.yaml --data users.csv -O html=report.html
+  engine load --scenario docs/flows/demo.yaml -n 200 --threshold 'step:say p99<50ms'
   engine load -n 10000 -O json=base.json && engine load compare base.json new.json
   engine load --stdio "npx -y @modelcontextprotocol/server-everything" --call echo --args '{"message":"hi"}'`,
 		Args: exactArgs(0, "no arguments (see also: engine load compare)"),
@@ -127,13 +137,13 @@ no threshold judges errors) or the run could not be made; 2 usage error;
 	fl.StringVar(&lf.tool, "call", "echo", "tool to call")
 	fl.StringVar(&lf.argsJSON, "args", "", `tool arguments as JSON or a Go template (default {"text":"hello"} for echo), or the params of --method`)
 	fl.StringVar(&lf.method, "method", messages.MethodToolsCall, "JSON-RPC method: tools/call, ping, tools/list, or any other (params from --args)")
-	fl.StringVar(&lf.scenario, "scenario", "", "YAML scenario: a weighted mix of calls, reads, prompts, lists and pings")
+	fl.StringVar(&lf.scenario, "scenario", "", "YAML scenario: a weighted mix of calls, reads, prompts, lists and pings, and scripted flows")
 	fl.StringVar(&lf.data, "data", "", "CSV (with header) or JSONL file whose rows feed {{.Row.field}} in templates")
 	fl.BoolVar(&lf.genArgs, "gen-args", false, "generate the tool's arguments on every call from its inputSchema")
 	fl.BoolVar(&lf.noCheck, "no-validate", false, "do not check tool results against their outputSchema")
 	fl.BoolVar(&lf.noPre, "no-preflight", false, "start even if tools/list shows a tool called is missing or its arguments do not fit its inputSchema (to load-test error paths)")
 	fl.StringArrayVarP(&lf.outputs, "output", "O", nil, "report format[=FILE]: text, json, csv, html, prom (repeatable)")
-	fl.StringArrayVar(&lf.thresholds, "threshold", nil, `pass/fail check "METRIC OP VALUE", e.g. 'p99<200ms' (repeatable)`)
+	fl.StringArrayVar(&lf.thresholds, "threshold", nil, `pass/fail check "[step:|flow:|request:NAME ]METRIC OP VALUE", e.g. 'p99<200ms' (repeatable)`)
 	fl.BoolVar(&lf.abortFail, "abort-on-fail", false, "judge the thresholds on latency, errors and calls at every interval too, and stop the run at the first one crossed (exit 3)")
 	fl.DurationVar(&lf.abortGrace, "abort-grace", 0, "measured time before --abort-on-fail and --max-error-rate judge anything")
 	fl.StringVar(&lf.maxErrRate, "max-error-rate", "", `stop the run when more than this share of the calls so far failed, e.g. "50%" (a threshold error_rate<=X judged at every interval)`)
@@ -184,10 +194,13 @@ func runLoad(cmd *cobra.Command, f *targetFlags, lf *loadFlags) error {
 	var (
 		te *loadgen.TemplateError
 		pe *loadgen.PreflightError
+		fe *loadgen.FlowError
 	)
 	switch {
 	case errors.As(err, &te):
 		return &usageError{te}
+	case errors.As(err, &fe):
+		return &usageError{fe}
 	case errors.As(err, &pe):
 		return &usageError{fmt.Errorf("%w (--no-preflight runs it anyway)", pe)}
 	case err != nil:
@@ -296,7 +309,7 @@ func (lf *loadFlags) config(cmd *cobra.Command, f *targetFlags) (*loadgen.Config
 			return nil, nil, nil, usagef("%v", err)
 		}
 		checks = append(checks, t)
-		if lf.abortFail && loadgen.LiveMetric(t.Metric) {
+		if lf.abortFail && t.Scope == "" && loadgen.LiveMetric(t.Metric) {
 			cfg.Abort = append(cfg.Abort, t)
 		}
 	}
@@ -384,7 +397,7 @@ func loadStatus(r *loadgen.Result, checks []*loadgen.Threshold) error {
 	var crossed []string
 	judgesErrors := false
 	for i, t := range checks {
-		judgesErrors = judgesErrors || t.Metric.Errors
+		judgesErrors = judgesErrors || (t.Metric.Errors && t.Scope == "")
 		if tr := r.Thresholds[i]; !tr.Pass {
 			crossed = append(crossed, report.ThresholdLine(tr))
 		}

@@ -26,7 +26,9 @@ Judged by default: calls_per_s, error_rate, p50, p90, p99 (--check to
 choose; the names are those of --threshold). Latencies and throughput may
 change by --tolerance (relative, default 10%); error rates may rise by
 --error-tolerance (absolute, default 0.1 percentage point). Maxima and
-the rest are shown but not judged: they are too noisy.
+the rest are shown but not judged: they are too noisy. Flows both runs
+have are shown per flow and per step (flow:NAME p99, step:FLOW/STEP p99);
+--check 'step:agent/say p99' judges one.
 
 Exit status: 0 no regression, 1 a report could not be read, 2 usage
 error, 3 regression.`,

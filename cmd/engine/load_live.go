@@ -65,6 +65,7 @@ func liveView(pr loadgen.Progress) []string {
 	}{
 		{"transport", pr.ErrorClasses.Transport}, {"timeout", pr.ErrorClasses.Timeout}, {"rpc", pr.ErrorClasses.RPC},
 		{"tool", pr.ErrorClasses.Tool}, {"schema", pr.ErrorClasses.Schema}, {"other", pr.ErrorClasses.Other},
+		{"check", pr.ErrorClasses.Check},
 	} {
 		if e.n > 0 {
 			classes = append(classes, fmt.Sprintf("%s %d", e.name, e.n))

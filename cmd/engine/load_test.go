@@ -52,7 +52,7 @@ func TestLoadCount(t *testing.T) {
 	assert.EqualValues(t, 200, res.OK)
 	assert.Zero(t, res.Failed)
 	assert.Equal(t, 2, res.Sessions)
-	assert.Len(t, res.Errors, 6)
+	assert.Len(t, res.Errors, 7)
 	assert.Positive(t, res.Rate)
 	prev := int64(0)
 	for _, k := range []string{"p50", "p90", "p95", "p99", "p99_9", "max"} {

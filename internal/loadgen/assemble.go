@@ -32,10 +32,10 @@ func (r *runner) result(smp *sampler) *Result {
 	if r.open && len(cfg.Stages) == 0 {
 		res.Rate = cfg.Rate
 	}
-	for _, q := range r.wl.reqs {
+	for _, q := range r.wl.reqs[:r.wl.mix] {
 		res.Workload = append(res.Workload, RequestInfo{Name: q.Name, Method: q.Method, Tool: q.Tool, Weight: q.Weight})
 	}
-	if len(r.wl.reqs) == 1 {
+	if r.wl.mix == 1 && len(r.wl.flows) == 0 {
 		q := r.wl.reqs[0]
 		res.Method, res.Tool = q.Method, q.Tool
 		switch a := q.Args.(type) {
@@ -75,6 +75,7 @@ func (r *runner) result(smp *sampler) *Result {
 	lat, svc := NewHistogram(), NewHistogram() // reused per request kind and per session
 	lag := NewHistogram()
 	var histBytes int64
+	steps := make([][]MethodResult, len(r.wl.flows))
 	for i, q := range r.wl.reqs {
 		lat.Reset()
 		svc.Reset()
@@ -117,7 +118,12 @@ func (r *runner) result(smp *sampler) *Result {
 		if len(mfirst) > 0 {
 			mr.FirstErrors = mfirst
 		}
-		res.Methods = append(res.Methods, mr)
+		if q.flow != nil {
+			mr.Flow = q.flow.Name
+			steps[q.flow.index] = append(steps[q.flow.index], mr)
+		} else {
+			res.Methods = append(res.Methods, mr)
+		}
 		for c := range numClasses {
 			counts[c] += mc[c]
 		}
@@ -130,6 +136,8 @@ func (r *runner) result(smp *sampler) *Result {
 			}
 		}
 	}
+
+	res.Flows = r.flowResults(steps, res.Seconds, lat)
 
 	res.OK = counts[OK]
 	res.Errors = errorCounts(&counts)

@@ -22,10 +22,11 @@ const (
 	Timeout           // no answer in time
 	Transport         // connection lost, session closed or not ready
 	Other             // rejected locally (in-flight cap, queue full), undecodable result, bad template
+	CheckFailed       // a flow step's answer failed one of its checks or extractions
 	numClasses
 )
 
-var classNames = [numClasses]string{"ok", "rpc", "tool", "schema", "timeout", "transport", "other"}
+var classNames = [numClasses]string{"ok", "rpc", "tool", "schema", "timeout", "transport", "other", "check"}
 
 func (c Class) String() string {
 	if c >= 0 && c < numClasses {
@@ -76,11 +77,12 @@ type ErrorCounts struct {
 	Tool      int64 `json:"tool"`      // isError results
 	Schema    int64 `json:"schema"`    // results not matching outputSchema
 	Other     int64 `json:"other"`     // local rejections, bad results
+	Check     int64 `json:"check"`     // flow steps whose checks or extractions failed
 }
 
 // Total is the number of failed calls.
 func (e ErrorCounts) Total() int64 {
-	return e.RPC + e.Tool + e.Schema + e.Timeout + e.Transport + e.Other
+	return e.RPC + e.Tool + e.Schema + e.Timeout + e.Transport + e.Other + e.Check
 }
 
 // Of returns the count of one failure class.
@@ -98,6 +100,8 @@ func (e ErrorCounts) Of(c Class) int64 {
 		return e.Transport
 	case Other:
 		return e.Other
+	case CheckFailed:
+		return e.Check
 	}
 	return 0
 }
@@ -105,6 +109,6 @@ func (e ErrorCounts) Of(c Class) int64 {
 func errorCounts(c *[numClasses]int64) ErrorCounts {
 	return ErrorCounts{
 		RPC: c[RPCError], Tool: c[ToolError], Schema: c[SchemaError],
-		Timeout: c[Timeout], Transport: c[Transport], Other: c[Other],
+		Timeout: c[Timeout], Transport: c[Transport], Other: c[Other], Check: c[CheckFailed],
 	}
 }

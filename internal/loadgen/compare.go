@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -58,22 +59,26 @@ func Compare(base, cur *Result, o CompareOptions) ([]Delta, error) {
 		o.Checks = DefaultChecks
 	}
 	checked := map[string]bool{}
-	rows := append([]string{}, compareRows...)
+	rows := make([]compareRow, 0, len(compareRows))
+	for _, n := range compareRows {
+		rows = append(rows, compareRow{metric: metricMap[n]})
+	}
+	rows = append(rows, partRows(base, cur)...)
 	for _, c := range o.Checks {
-		m, err := LookupMetric(c)
+		row, err := parseCompareRow(c)
 		if err != nil {
 			return nil, err
 		}
-		checked[m.Name] = true
-		if !slices.Contains(rows, m.Name) {
-			rows = append(rows, m.Name)
+		checked[row.label()] = true
+		if !slices.ContainsFunc(rows, func(r compareRow) bool { return r.label() == row.label() }) {
+			rows = append(rows, row)
 		}
 	}
 	var out []Delta
-	for _, name := range rows {
-		m := metricMap[name]
-		b, ok1 := m.Value(base)
-		n, ok2 := m.Value(cur)
+	for _, row := range rows {
+		m, name := row.metric, row.label()
+		b, ok1 := row.value(base)
+		n, ok2 := row.value(cur)
 		if !ok1 || !ok2 {
 			continue
 		}
@@ -95,6 +100,72 @@ func Compare(base, cur *Result, o CompareOptions) ([]Delta, error) {
 	return out, nil
 }
 
+// compareRow is one metric of the run, or of a part of it (a flow, a
+// step, a request of the mix).
+type compareRow struct {
+	scope, target string
+	metric        *Metric
+}
+
+func (r compareRow) label() string {
+	if r.scope == "" {
+		return r.metric.Name
+	}
+	t := r.target
+	if strings.ContainsAny(t, " \"") {
+		t = strconv.Quote(t) // as --check and --threshold read it back
+	}
+	return r.scope + ":" + t + " " + r.metric.Name
+}
+
+func (r compareRow) value(res *Result) (float64, bool) {
+	if r.scope != "" {
+		part, _ := scopeResult(res, r.scope, r.target)
+		if part == nil {
+			return 0, false
+		}
+		res = part
+	}
+	return r.metric.Value(res)
+}
+
+// parseCompareRow reads a --check name: METRIC, or SCOPE:NAME METRIC.
+func parseCompareRow(s string) (compareRow, error) {
+	scope, target, rest, err := cutScope(s)
+	if err != nil {
+		return compareRow{}, err
+	}
+	m, err := LookupMetric(rest)
+	if err != nil {
+		return compareRow{}, err
+	}
+	if scope != "" && !partMetric(m) {
+		return compareRow{}, fmt.Errorf("%s is a figure of the whole run, not of a %s", m.Name, scope)
+	}
+	return compareRow{scope: scope, target: target, metric: m}, nil
+}
+
+// partRows are the rows shown for the flows both runs have: each flow's
+// iterations and each of its steps (shown, judged only when --check
+// names them).
+func partRows(base, cur *Result) []compareRow {
+	var out []compareRow
+	for _, f := range base.Flows {
+		if !slices.ContainsFunc(cur.Flows, func(g FlowResult) bool { return g.Name == f.Name }) {
+			continue
+		}
+		for _, m := range []string{"error_rate", "p50", "p99"} {
+			out = append(out, compareRow{scope: "flow", target: f.Name, metric: metricMap[m]})
+		}
+		for _, st := range f.Steps {
+			for _, m := range []string{"error_rate", "p50", "p99"} {
+				out = append(out, compareRow{scope: "step", target: f.Name + "/" + st.Name, metric: metricMap[m]})
+			}
+		}
+	}
+	return out
+}
+
 // Comparable explains why two runs may not be comparable (nothing if
 // they are): a different model, workload or load shape.
 func Comparable(base, cur *Result) []string {
@@ -106,6 +177,9 @@ func Comparable(base, cur *Result) []string {
 		var s []string
 		for _, w := range r.Workload {
 			s = append(s, w.Name)
+		}
+		for _, f := range r.Flows {
+			s = append(s, "flow "+f.Name)
 		}
 		return strings.Join(s, ", ")
 	}

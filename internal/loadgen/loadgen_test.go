@@ -277,7 +277,7 @@ func TestResultJSONIsStable(t *testing.T) {
 		"workload", "warmup", "started", "percentiles", "histogram", "hdr", "methods", "per_session", "timeline", "client"} {
 		assert.Contains(t, m, k)
 	}
-	assert.Equal(t, map[string]any{"rpc": 0.0, "tool": 1.0, "schema": 0.0, "timeout": 0.0, "transport": 0.0, "other": 0.0}, m["errors"])
+	assert.Equal(t, map[string]any{"rpc": 0.0, "tool": 1.0, "schema": 0.0, "timeout": 0.0, "transport": 0.0, "other": 0.0, "check": 0.0}, m["errors"])
 	lat := m["latency_us"].(map[string]any)
 	assert.EqualValues(t, 1000, lat["p50"])
 	assert.EqualValues(t, 1000000, lat["max"])

@@ -18,10 +18,25 @@ import (
 // paths).
 type PreflightError struct {
 	Request string
-	Problem string
+	// Flow and Step name the flow step instead of a request of the mix.
+	Flow, Step string
+	Problem    string
 }
 
-func (e *PreflightError) Error() string { return "request " + e.Request + ": " + e.Problem }
+func (e *PreflightError) Error() string {
+	if e.Flow != "" {
+		return fmt.Sprintf("flow %q step %q: %s", e.Flow, e.Step, e.Problem)
+	}
+	return "request " + e.Request + ": " + e.Problem
+}
+
+// preflightError words a problem with q, a request or a flow step.
+func preflightError(q *request, problem string) *PreflightError {
+	if q.flow != nil {
+		return &PreflightError{Flow: q.flow.Name, Step: q.Name, Problem: problem}
+	}
+	return &PreflightError{Request: q.Name, Problem: problem}
+}
 
 // missingTool words a tool that tools/list does not have, naming the
 // closest one it does.

@@ -26,6 +26,7 @@ type methodStats struct {
 type slotStats struct {
 	mu      sync.Mutex
 	methods []*methodStats // by request index, created on first use
+	flows   []*flowStats   // by flow index, created on first use
 	// sendLag is set in the open model only (and says which model this is).
 	sendLag   *hdrhistogram.PackedHistogram
 	late      int64
@@ -60,14 +61,18 @@ func newSlotStats(nreq int, open bool, lateAfter time.Duration) *slotStats {
 
 // sample is one measured call.
 type sample struct {
-	req     int
-	class   Class
-	err     error // nil for OK; kept only as the class's first example
-	timed   bool  // false when no request was sent (a template failed)
-	service time.Duration
-	latency time.Duration // open model: from the scheduled time
-	lag     time.Duration // open model: sent this long after its schedule
-	done    time.Duration // when the answer came, since the run's start
+	req   int
+	class Class
+	err   error // nil for OK; kept only as the class's first example
+	timed bool  // false when no request was sent (a template failed)
+	// scheduled is set for a call that had a scheduled time of its own
+	// (the mix's calls; not a flow's steps, whose iteration has it): only
+	// those count in the open model's send lag and late calls.
+	scheduled bool
+	service   time.Duration
+	latency   time.Duration // open model: from the scheduled time
+	lag       time.Duration // open model: sent this long after its schedule
+	done      time.Duration // when the answer came, since the run's start
 }
 
 func (s *slotStats) record(x *sample) {
@@ -105,11 +110,18 @@ func (s *slotStats) record(x *sample) {
 		lat := micros(x.latency)
 		_ = m.latency.RecordValue(lat)
 		_ = s.ivLatency.RecordValue(lat)
-		_ = s.sendLag.RecordValue(micros(x.lag))
-		if x.lag > s.lateAfter {
-			s.late++
-			s.ivLate++
+		if x.scheduled {
+			s.recordLagLocked(x.lag)
 		}
+	}
+}
+
+// recordLagLocked counts one scheduled arrival's send lag.
+func (s *slotStats) recordLagLocked(lag time.Duration) {
+	_ = s.sendLag.RecordValue(micros(lag))
+	if lag > s.lateAfter {
+		s.late++
+		s.ivLate++
 	}
 }
 
@@ -173,6 +185,11 @@ func (s *slotStats) histogramBytes() int {
 		n += m.service.GetMemorySize()
 		if m.latency != nil {
 			n += m.latency.GetMemorySize()
+		}
+	}
+	for _, f := range s.flows {
+		if f != nil {
+			n += f.latency.GetMemorySize()
 		}
 	}
 	return n

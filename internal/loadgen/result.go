@@ -89,6 +89,10 @@ type Result struct {
 	// session.
 	Methods    []MethodResult  `json:"methods"`
 	PerSession []SessionResult `json:"per_session"`
+	// Flows are the scripted flows' iterations, each with its steps'
+	// figures (the steps' calls count in Calls too; the iterations do
+	// not).
+	Flows []FlowResult `json:"flows,omitempty"`
 
 	Timeline  *Timeline   `json:"timeline"`
 	Processes *ProcStats  `json:"processes,omitempty"`
@@ -193,7 +197,9 @@ func (c *ConnectStats) UnmarshalJSON(b []byte) error {
 
 // MethodResult is one request kind's figures.
 type MethodResult struct {
-	Name           string            `json:"name"`
+	Name string `json:"name"`
+	// Flow is the flow a step belongs to (empty in the mix).
+	Flow           string            `json:"flow,omitempty"`
 	Method         string            `json:"method"`
 	Tool           string            `json:"tool,omitempty"`
 	Calls          int64             `json:"calls"`

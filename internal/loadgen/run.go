@@ -124,7 +124,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		r.opts = append(r.opts, mcpengine.WithTimeout(cfg.Timeout))
 	}
 	for i := range cfg.Sessions {
-		r.slots = append(r.slots, &slot{idx: i, name: fmt.Sprintf("load-%d", i), stats: newSlotStats(len(wl.reqs), r.open, cfg.LateAfter)})
+		st := newSlotStats(len(wl.reqs), r.open, cfg.LateAfter)
+		st.flows = make([]*flowStats, len(wl.flows))
+		r.slots = append(r.slots, &slot{idx: i, name: fmt.Sprintf("load-%d", i), stats: st})
 	}
 
 	r.eng = mcpengine.New(cfg.Engine)
@@ -235,11 +237,12 @@ func (r *runner) inspectTools(s *mcpengine.Session) error {
 	if len(names) == 0 {
 		return nil
 	}
-	needGen := false
+	needGen, needSchema := false, false
 	for _, q := range r.wl.reqs {
 		needGen = needGen || q.GenArgs
+		needSchema = needSchema || q.needSchema
 	}
-	if r.cfg.NoOutputCheck && r.cfg.NoPreflight && !needGen {
+	if r.cfg.NoOutputCheck && r.cfg.NoPreflight && !needGen && !needSchema {
 		return nil
 	}
 	// A setup step, not a measured call: a per-call timeout set tight for
@@ -251,6 +254,9 @@ func (r *runner) inspectTools(s *mcpengine.Session) error {
 	if err != nil {
 		if needGen {
 			return fmt.Errorf("generating arguments needs the tools' inputSchema, but tools/list failed: %w", err)
+		}
+		if needSchema {
+			return fmt.Errorf("a flow step's check.schema needs the tools' outputSchema, but tools/list failed: %w", err)
 		}
 		r.warn("tools/list failed (%v): the tools called and their results are not checked", err)
 		return nil
@@ -267,18 +273,21 @@ func (r *runner) inspectTools(s *mcpengine.Session) error {
 		}
 		t, ok := byName[q.Tool]
 		if !ok {
-			if q.GenArgs || !r.cfg.NoPreflight {
-				return &PreflightError{Request: q.Name, Problem: missingTool(q.Tool, have)}
+			if q.GenArgs || q.needSchema || !r.cfg.NoPreflight {
+				return preflightError(q, missingTool(q.Tool, have))
 			}
 			r.warn("tool %q is not in the server's tools/list", q.Tool)
 			continue
 		}
-		if !r.cfg.NoOutputCheck {
+		if !r.cfg.NoOutputCheck || q.needSchema {
 			chk, err := newOutputCheck(q.Tool, t.OutputSchema)
 			if err != nil {
 				r.warn("%v: results are not checked", err)
 			}
 			q.check = chk
+			if q.needSchema && chk == nil && err == nil {
+				return preflightError(q, fmt.Sprintf("check.schema: tool %q declares no outputSchema", q.Tool))
+			}
 		}
 		if q.GenArgs {
 			g, err := newArgGen(t.InputSchema)
@@ -288,7 +297,7 @@ func (r *runner) inspectTools(s *mcpengine.Session) error {
 			q.gen = g
 			continue
 		}
-		if !r.cfg.NoPreflight {
+		if !r.cfg.NoPreflight && !q.usesVars {
 			if err := r.preflightArguments(q, t); err != nil {
 				return err
 			}
@@ -312,23 +321,31 @@ func (r *runner) preflightArguments(q *request, t messages.Tool) error {
 		return nil
 	}
 	if problem != "" {
-		return &PreflightError{Request: q.Name, Problem: problem}
+		return preflightError(q, problem)
 	}
 	return nil
 }
 
 // dryRun renders every request once so a broken template fails the run
-// before it starts rather than as a stream of failed calls.
+// before it starts rather than as a stream of failed calls. A flow step
+// whose templates use values extracted from earlier answers is left to
+// the run: the names it uses were checked when the flow compiled.
 func (r *runner) dryRun() error {
 	td := TemplateData{SessionName: r.slots[0].name, Row: r.wl.row(0)}
 	for _, q := range r.wl.reqs {
+		if q.usesVars {
+			continue
+		}
 		if _, err := q.build(&td); err != nil {
 			var te *TemplateError
 			if errors.As(err, &te) {
 				te.Request = q.Name
+				if q.flow != nil {
+					te.Flow, te.Step = q.flow.Name, q.stepLabel
+				}
 				return te
 			}
-			return fmt.Errorf("request %q: %w", q.Name, err)
+			return fmt.Errorf("%s: %w", q.label(), err)
 		}
 	}
 	return nil
@@ -612,9 +629,13 @@ func (r *runner) worker(sl *slot, s *mcpengine.Session, w int, budget *atomic.In
 		if r.open && !r.sleepUntil(at, &timer) {
 			return
 		}
-		q := r.wl.pick()
-		td.N, td.Row = k, r.wl.row(k)
-		r.call(sl, s, q, &td, warm, at)
+		it := r.wl.pick()
+		td.N, td.Row, td.Vars = k, r.wl.row(k), nil
+		if it.flow != nil {
+			r.runFlow(sl, s, it.flow, &td, warm, at, &timer)
+			continue
+		}
+		r.call(sl, s, it.req, &td, warm, at)
 	}
 }
 
@@ -664,38 +685,49 @@ func (r *runner) sleepUntil(at time.Time, timer **time.Timer) bool {
 	return r.ctx.Err() == nil
 }
 
-// call makes one call and records it.
+// call makes one call of the mix and records it.
 func (r *runner) call(sl *slot, s *mcpengine.Session, q *request, td *TemplateData, warm bool, at time.Time) {
-	x := sample{req: q.index}
+	x, raw, ok := r.send(sl, s, q, td, at)
+	if !ok || warm {
+		return
+	}
+	if x.class == OK && q.Method == messages.MethodToolsCall {
+		x.class, x.err = checkToolResult(q, raw)
+	}
+	x.scheduled = true
+	sl.stats.record(&x)
+}
+
+// send makes one call and times it; the sample is classified by the
+// call's error only and not yet recorded. ok is false when the caller's
+// context cut the call short (not a measurement). A zero at (a flow's
+// later steps, which have no schedule of their own) takes the latency
+// from the actual send.
+func (r *runner) send(sl *slot, s *mcpengine.Session, q *request, td *TemplateData, at time.Time) (x sample, raw messages.RawMessage, ok bool) {
+	x = sample{req: q.index}
 	params, err := q.build(td)
 	if err != nil {
-		if !warm {
-			x.class, x.err = Other, err
-			sl.stats.record(&x)
-		}
-		return
+		x.class, x.err = Other, err
+		return x, nil, true
 	}
 	sl.inflight.Add(1)
 	sent := time.Now()
-	raw, err := s.Call(r.ctx, q.Method, params, r.opts...)
+	raw, err = s.Call(r.ctx, q.Method, params, r.opts...)
 	done := time.Now()
 	sl.inflight.Add(-1)
 	if err != nil && r.ctx.Err() != nil {
-		return // interrupted: not a measurement
-	}
-	if warm {
-		return
+		return x, nil, false
 	}
 	x.class, x.err = Classify(err), err
-	if err == nil && q.Method == messages.MethodToolsCall {
-		x.class, x.err = checkToolResult(q, raw)
-	}
 	x.timed = true
 	x.service = done.Sub(sent)
 	x.done = r.since(done)
 	if r.open {
+		if at.IsZero() {
+			at = sent
+		}
 		x.latency = done.Sub(at)
 		x.lag = max(0, sent.Sub(at))
 	}
-	sl.stats.record(&x)
+	return x, raw, true
 }

@@ -32,12 +32,17 @@ import (
 //	    params: {...}
 //	  - call: echo
 //	    gen_args: true            # arguments generated from the inputSchema
+//	  - complete: {prompt: greet, argument: name, value: A}
+//	flows:                        # scripted sequences (see scenarioFlow)
+//	  - name: agent
+//	    steps: [...]
 //
 // Unknown keys are errors, so a misspelled key never silently drops a
 // setting.
 type scenarioFile struct {
-	Data     string        `yaml:"data"`
-	Requests []scenarioReq `yaml:"requests"`
+	Data     string         `yaml:"data"`
+	Requests []scenarioReq  `yaml:"requests"`
+	Flows    []scenarioFlow `yaml:"flows"`
 }
 
 type scenarioReq struct {
@@ -51,6 +56,35 @@ type scenarioReq struct {
 	Args    any      `yaml:"args"`
 	Params  any      `yaml:"params"`
 	GenArgs bool     `yaml:"gen_args"`
+	// Complete is completion/complete's shorthand: a prompt or a resource
+	// template, the argument and its value so far.
+	Complete *scenarioComplete `yaml:"complete"`
+}
+
+type scenarioComplete struct {
+	Prompt   string `yaml:"prompt"`
+	Resource string `yaml:"resource"`
+	Argument string `yaml:"argument"`
+	Value    string `yaml:"value"`
+}
+
+// params are completion/complete's params for c.
+func (c *scenarioComplete) params() (map[string]any, error) {
+	ref := map[string]any{}
+	switch {
+	case c.Prompt != "" && c.Resource != "":
+		return nil, errors.New("complete: give a prompt or a resource, not both")
+	case c.Prompt != "":
+		ref["type"], ref["name"] = "ref/prompt", c.Prompt
+	case c.Resource != "":
+		ref["type"], ref["uri"] = "ref/resource", c.Resource
+	default:
+		return nil, errors.New("complete: give the prompt or the resource (template URI) to complete for")
+	}
+	if c.Argument == "" {
+		return nil, errors.New("complete: give the argument to complete")
+	}
+	return map[string]any{"ref": ref, "argument": map[string]any{"name": c.Argument, "value": c.Value}}, nil
 }
 
 // UnmarshalYAML accepts a bare method name ("- ping") as an item.
@@ -99,6 +133,9 @@ func LoadScenario(path string) (*Workload, error) {
 		return nil, err
 	}
 	w, err := ParseScenario(b)
+	if err == nil {
+		err = w.Validate() // a flow's mistakes, before any server starts
+	}
 	if err != nil {
 		return nil, fmt.Errorf("scenario %s: %w", path, err)
 	}
@@ -123,10 +160,10 @@ func ParseScenario(b []byte) (*Workload, error) {
 		if errors.Is(err, io.EOF) {
 			return nil, errors.New("empty scenario")
 		}
-		return nil, err
+		return nil, plainYAMLError(err)
 	}
-	if len(f.Requests) == 0 {
-		return nil, errors.New(`no "requests"`)
+	if len(f.Requests)+len(f.Flows) == 0 {
+		return nil, errors.New(`no "requests" and no "flows"`)
 	}
 	w := &Workload{DataFile: f.Data}
 	for i, s := range f.Requests {
@@ -135,6 +172,13 @@ func ParseScenario(b []byte) (*Workload, error) {
 			return nil, fmt.Errorf("request %d: %w", i+1, err)
 		}
 		w.Requests = append(w.Requests, r)
+	}
+	for i, sf := range f.Flows {
+		fl, err := sf.flow(i)
+		if err != nil {
+			return nil, err
+		}
+		w.Flows = append(w.Flows, fl)
 	}
 	return w, nil
 }
@@ -153,8 +197,11 @@ func (s scenarioReq) request() (Request, error) {
 			kinds++
 		}
 	}
+	if s.Complete != nil {
+		kinds++
+	}
 	if kinds != 1 {
-		return r, errors.New("give exactly one of call, read, prompt, list or method")
+		return r, errors.New("give exactly one of call, read, prompt, list, complete or method")
 	}
 	if s.Args != nil && s.Params != nil {
 		return r, errors.New("give args or params, not both")
@@ -176,6 +223,15 @@ func (s scenarioReq) request() (Request, error) {
 			return r, fmt.Errorf("list %q: use tools, resources, templates or prompts", s.List)
 		}
 		r.Method = m
+	case s.Complete != nil:
+		if args != nil {
+			return r, errors.New("complete: its params come from complete; give no args or params")
+		}
+		p, err := s.Complete.params()
+		if err != nil {
+			return r, err
+		}
+		r.Method, args = messages.MethodCompletionComplete, p
 	default:
 		r.Method = s.Method
 	}

@@ -25,8 +25,12 @@ type TemplateData struct {
 	// Worker is the caller's index within its session.
 	Worker int
 	// Row is the data file's row for this request (row N modulo the
-	// number of rows), nil without a data file.
+	// number of rows), nil without a data file. A flow's steps share
+	// their iteration's row.
 	Row map[string]any
+	// Vars are the values a flow's earlier steps extracted from their
+	// answers in this iteration (nil outside a flow).
+	Vars map[string]any
 }
 
 // templateFuncs are the functions argument templates can use. Random

@@ -2,6 +2,7 @@ package loadgen
 
 import (
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 	"text/template"
@@ -12,10 +13,15 @@ import (
 // run starts.
 type TemplateError struct {
 	Request string // the request the template belongs to
-	Err     error
+	// Flow and Step name the flow step it belongs to instead.
+	Flow, Step string
+	Err        error
 }
 
 func (e *TemplateError) Error() string {
+	if e.Flow != "" {
+		return fmt.Sprintf("flow %q step %s: argument template: %s", e.Flow, e.Step, plainTemplateError(e.Err))
+	}
 	return "request " + e.Request + ": argument template: " + plainTemplateError(e.Err)
 }
 
@@ -23,7 +29,7 @@ func (e *TemplateError) Unwrap() error { return e.Err }
 
 // templateFields is what a template can name, for the message about a
 // field it cannot.
-const templateFields = ".N, .Session, .SessionName, .Conn, .Worker, .Row"
+const templateFields = ".N, .Session, .SessionName, .Conn, .Worker, .Row, .Vars"
 
 var (
 	missingField = regexp.MustCompile(`can't evaluate field (\w+) in type \S+`)

@@ -12,9 +12,12 @@ import (
 // Threshold is one pass/fail check on a Result: METRIC OP VALUE, such as
 // "p99<200ms", "error_rate<1%", "calls_per_s>=500".
 type Threshold struct {
-	Expr   string
-	Metric *Metric
-	Op     string
+	Expr string
+	// Scope and Target aim the check at a part of the run ("step",
+	// "search"): see ParseThreshold. Empty: the whole run.
+	Scope, Target string
+	Metric        *Metric
+	Op            string
 	// Value is in the metric's unit (microseconds for durations, 0 to 1
 	// for ratios).
 	Value float64
@@ -25,7 +28,29 @@ var thresholdRE = regexp.MustCompile(`^\s*([A-Za-z0-9_.]+)\s*(<=|>=|==|<|>)\s*(\
 // ParseThreshold parses a threshold. Misspelled metrics, unknown
 // operators and values without the unit their metric needs are errors:
 // a check that cannot be evaluated must never pass silently.
+//
+// A prefix aims it at a part of the run: "step:NAME p99<200ms" (a flow's
+// step; FLOW/NAME when two flows have a step of that name),
+// "flow:NAME p95<2s" (whole iterations), "request:NAME error_rate<1%"
+// (a request of the mix). NAME may be quoted ("step:\"tools/call echo\"
+// p99<1s").
 func ParseThreshold(s string) (*Threshold, error) {
+	scope, target, rest, err := cutScope(s)
+	if err != nil {
+		return nil, err
+	}
+	t, err := parseExpr(rest)
+	if err != nil {
+		return nil, err
+	}
+	if scope != "" && !partMetric(t.Metric) {
+		return nil, fmt.Errorf("threshold %q: %s is a figure of the whole run, not of a %s: use latency, service time, errors or calls", s, t.Metric.Name, scope)
+	}
+	t.Expr, t.Scope, t.Target = strings.TrimSpace(s), scope, target
+	return t, nil
+}
+
+func parseExpr(s string) (*Threshold, error) {
 	m := thresholdRE.FindStringSubmatch(s)
 	if m == nil {
 		return nil, fmt.Errorf("threshold %q: want METRIC OP VALUE, e.g. 'p99<200ms' or 'error_rate<1%%' (OP is <, <=, >, >= or ==)", s)
@@ -104,6 +129,14 @@ func parseBytes(s string) (float64, error) {
 // fails the check.
 func (t *Threshold) Check(r *Result) ThresholdResult {
 	tr := ThresholdResult{Expr: t.Expr, Metric: t.Metric.Name, Unit: string(t.Metric.Unit)}
+	if t.Scope != "" {
+		part, note := scopeResult(r, t.Scope, t.Target)
+		if part == nil {
+			tr.Note = note
+			return tr
+		}
+		r = part
+	}
 	v, ok := t.Metric.Value(r)
 	if !ok {
 		tr.Note = "not measured in this run"

@@ -157,7 +157,7 @@ func TestWeightedPick(t *testing.T) {
 	require.NoError(t, err)
 	n := map[string]int{}
 	for range 40_000 {
-		n[c.pick().Method]++
+		n[c.pick().req.Method]++
 	}
 	assert.InDelta(t, 30_000, n["a"], 600)
 	assert.InDelta(t, 10_000, n["b"], 600)

@@ -36,10 +36,11 @@ type Request struct {
 	GenArgs bool `json:"gen_args,omitempty"`
 }
 
-// Workload is the mix of requests a run sends, picked at random by weight
-// for every call.
+// Workload is the mix a run sends: requests and flows, one picked at
+// random by weight for every call (a flow: for every iteration).
 type Workload struct {
 	Requests []Request
+	Flows    []Flow
 	// Rows feed {{.Row}} in templates (LoadData); DataFile names them.
 	Rows     []map[string]any
 	DataFile string
@@ -91,18 +92,41 @@ type request struct {
 	// check validates a tools/call result's structuredContent against the
 	// tool's outputSchema (nil: no schema, or validation off).
 	check *outputCheck
+	// flow is the flow the request is a step of (nil in the mix), and
+	// stepLabel names the step in messages ("2 (say)").
+	flow      *flow
+	stepLabel string
+	// usesVars: the step's templates use values extracted by earlier
+	// steps, so they are rendered only during the run.
+	usesVars bool
+	// needSchema: a step's check.schema asks for the outputSchema even
+	// when validation is off, and fails preflight without one.
+	needSchema bool
+}
+
+// label names the request in messages: a step by its flow.
+func (r *request) label() string {
+	if r.flow != nil {
+		return fmt.Sprintf("flow %q step %q", r.flow.Name, r.Name)
+	}
+	return "request " + r.Name
 }
 
 // compiled is a workload ready to run.
 type compiled struct {
+	// reqs are every kind of call measured apart: the mix's requests,
+	// then every flow's steps (request.index is the position here).
 	reqs  []*request
-	cum   []float64 // cumulative weights
+	mix   int // reqs[:mix] are the mix's
+	flows []*flow
+	items []item    // what pick chooses from: the mix's requests and the flows
+	cum   []float64 // cumulative weights of items
 	total float64
 	rows  []map[string]any
 }
 
 func compileWorkload(w *Workload) (*compiled, error) {
-	if w == nil || len(w.Requests) == 0 {
+	if w == nil || len(w.Requests)+len(w.Flows) == 0 {
 		return nil, errors.New("loadgen: the workload has no requests")
 	}
 	c := &compiled{rows: w.Rows}
@@ -126,11 +150,24 @@ func compileWorkload(w *Workload) (*compiled, error) {
 		}
 		names[base]++
 		c.reqs = append(c.reqs, req)
-		c.total += req.Weight
-		c.cum = append(c.cum, c.total)
+		c.addItem(item{req: req})
+	}
+	c.mix = len(c.reqs)
+	flowNames := map[string]bool{}
+	for i, f := range w.Flows {
+		cf, err := c.compileFlow(i, f)
+		if err != nil {
+			return nil, err
+		}
+		if flowNames[cf.Name] {
+			return nil, &FlowError{Flow: cf.Name, Err: errors.New("two flows have this name")}
+		}
+		flowNames[cf.Name] = true
+		c.flows = append(c.flows, cf)
+		c.addItem(item{flow: cf})
 	}
 	if c.total <= 0 {
-		return nil, errors.New("loadgen: every request has weight 0")
+		return nil, errors.New("loadgen: every request and flow has weight 0")
 	}
 	return c, nil
 }
@@ -337,20 +374,26 @@ func (r *request) build(td *TemplateData) (messages.RawMessage, error) {
 	return r.params(args, uri)
 }
 
-// pick chooses the next request by weight.
-func (c *compiled) pick() *request {
-	if len(c.reqs) == 1 {
-		return c.reqs[0]
+func (c *compiled) addItem(it item) {
+	c.items = append(c.items, it)
+	c.total += it.weight()
+	c.cum = append(c.cum, c.total)
+}
+
+// pick chooses the next request or flow by weight.
+func (c *compiled) pick() item {
+	if len(c.items) == 1 {
+		return c.items[0]
 	}
 	x := mrand.Float64() * c.total
 	i := sort.SearchFloat64s(c.cum, x)
-	if i >= len(c.reqs) {
-		i = len(c.reqs) - 1
+	if i >= len(c.items) {
+		i = len(c.items) - 1
 	}
-	// SearchFloat64s finds the first cum >= x; a zero-width request
+	// SearchFloat64s finds the first cum >= x; a zero-width item
 	// (weight rounding) is never chosen because its cum equals the
 	// previous one, which is found first.
-	return c.reqs[i]
+	return c.items[i]
 }
 
 // row is the data row for request n.

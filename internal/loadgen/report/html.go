@@ -87,6 +87,13 @@ code{background:#f3f4f8;padding:1px 4px;border-radius:3px}
 <table><tr><th>request</th><th>calls</th><th>failed</th><th>calls/s</th><th>p50</th><th>p99</th><th>max</th></tr>
 {{range .R.Methods}}<tr><td>{{.Name}}</td><td>{{.Calls}}</td><td>{{.Failed}}</td><td>{{f1 .CallsPerSecond}}</td><td>{{dur .Latency.P50}}</td><td>{{dur .Latency.P99}}</td><td>{{dur .Latency.Max}}</td></tr>{{end}}
 </table>{{end}}
+{{range .R.Flows}}<h2>Flow {{.Name}}</h2>
+<p class="note">{{.Iterations}} iterations, {{.Failed}} failed ({{pct .Failed .Iterations}}){{if .Aborted}}, {{.Aborted}} ended at a failed step{{end}}; {{f1 .IterationsPerSecond}} iterations/s. An iteration runs every step in order; its time includes the pauses between steps, a step's does not.</p>
+<table><tr><th>step</th><th>calls</th><th>failed</th><th>checks failed</th><th>p50</th><th>p95</th><th>p99</th><th>max</th></tr>
+<tr><td><em>whole iteration</em></td><td>{{.Iterations}}</td><td>{{.Failed}}</td><td>{{.Errors.Check}}</td><td>{{dur .Latency.P50}}</td><td>{{dur .Latency.P95}}</td><td>{{dur .Latency.P99}}</td><td>{{dur .Latency.Max}}</td></tr>
+{{range .Steps}}<tr><td>{{.Name}}</td><td>{{.Calls}}</td><td>{{.Failed}}</td><td>{{.Errors.Check}}</td><td>{{dur .Latency.P50}}</td><td>{{dur .Latency.P95}}</td><td>{{dur .Latency.P99}}</td><td>{{dur .Latency.Max}}</td></tr>{{end}}
+</table>
+{{range $k, $v := .FirstErrors}}<p class="note">First {{$k}} failure: {{$v}}</p>{{end}}{{end}}
 {{with .R.Schedule}}<h2>Schedule (open model)</h2>
 <table><tr><th>due</th><th>sent</th><th>sent/s</th><th>late (&gt; {{us .LateAfterUS}})</th><th>never sent</th><th>send lag p99</th><th>send lag max</th></tr>
 <tr><td>{{.Intended}}</td><td>{{.Sent}}</td><td>{{f1 .SentPerSec}}</td><td>{{.Late}}</td><td>{{.Unsent}}</td><td>{{dur .SendLag.P99}}</td><td>{{dur .SendLag.Max}}</td></tr></table>{{end}}

@@ -45,19 +45,7 @@ func Prometheus(w io.Writer, r *loadgen.Result) error {
 	summaries := func(get func(m loadgen.MethodResult) loadgen.Latency) []*dto.Metric {
 		var out []*dto.Metric
 		for _, m := range r.Methods {
-			l := get(m)
-			var qs []*dto.Quantile
-			for _, q := range []struct {
-				q float64
-				v interface{ Seconds() float64 }
-			}{{0.5, l.P50}, {0.9, l.P90}, {0.95, l.P95}, {0.99, l.P99}, {0.999, l.P999}, {1, l.Max}} {
-				qs = append(qs, &dto.Quantile{Quantile: proto.Float64(q.q), Value: proto.Float64(q.v.Seconds())})
-			}
-			out = append(out, &dto.Metric{Label: labels("request", m.Name), Summary: &dto.Summary{
-				SampleCount: proto.Uint64(uint64(max(l.Count, 0))),
-				SampleSum:   proto.Float64(l.Mean.Seconds() * float64(l.Count)),
-				Quantile:    qs,
-			}})
+			out = append(out, summary(get(m), "request", m.Name))
 		}
 		return out
 	}
@@ -65,6 +53,7 @@ func Prometheus(w io.Writer, r *loadgen.Result) error {
 		summaries(func(m loadgen.MethodResult) loadgen.Latency { return m.Latency })...)
 	add("mcpengine_load_service_seconds", "Call service time (from the actual send).", dto.MetricType_SUMMARY,
 		summaries(func(m loadgen.MethodResult) loadgen.Latency { return m.Service })...)
+	addFlows(r, add)
 
 	add("mcpengine_load_calls_per_second", "Measured throughput.", dto.MetricType_GAUGE, gauge(r.CallsPerSecond))
 	add("mcpengine_load_duration_seconds", "Measured time.", dto.MetricType_GAUGE, gauge(r.Seconds))
@@ -113,4 +102,48 @@ func counter(v float64, kv ...string) *dto.Metric {
 
 func gauge(v float64, kv ...string) *dto.Metric {
 	return &dto.Metric{Label: labels(kv...), Gauge: &dto.Gauge{Value: proto.Float64(v)}}
+}
+
+// summary is a latency summary with its quantiles, in seconds.
+func summary(l loadgen.Latency, kv ...string) *dto.Metric {
+	var qs []*dto.Quantile
+	for _, q := range []struct {
+		q float64
+		v interface{ Seconds() float64 }
+	}{{0.5, l.P50}, {0.9, l.P90}, {0.95, l.P95}, {0.99, l.P99}, {0.999, l.P999}, {1, l.Max}} {
+		qs = append(qs, &dto.Quantile{Quantile: proto.Float64(q.q), Value: proto.Float64(q.v.Seconds())})
+	}
+	return &dto.Metric{Label: labels(kv...), Summary: &dto.Summary{
+		SampleCount: proto.Uint64(uint64(max(l.Count, 0))),
+		SampleSum:   proto.Float64(l.Mean.Seconds() * float64(l.Count)),
+		Quantile:    qs,
+	}}
+}
+
+// addFlows adds the flows' families: iterations and steps apart from the
+// mix's requests, so that every family keeps one set of labels.
+func addFlows(r *loadgen.Result, add func(name, help string, typ dto.MetricType, ms ...*dto.Metric)) {
+	var iters, aborted, flowLat, steps, stepLat, stepSvc []*dto.Metric
+	for _, f := range r.Flows {
+		iters = append(iters, counter(float64(f.OK), "flow", f.Name, "class", "ok"))
+		for _, e := range ErrorClasses {
+			iters = append(iters, counter(float64(f.Errors.Of(e.class)), "flow", f.Name, "class", e.class.String()))
+		}
+		aborted = append(aborted, counter(float64(f.Aborted), "flow", f.Name))
+		flowLat = append(flowLat, summary(f.Latency, "flow", f.Name))
+		for _, s := range f.Steps {
+			steps = append(steps, counter(float64(s.OK), "flow", f.Name, "step", s.Name, "class", "ok"))
+			for _, e := range ErrorClasses {
+				steps = append(steps, counter(float64(s.Errors.Of(e.class)), "flow", f.Name, "step", s.Name, "class", e.class.String()))
+			}
+			stepLat = append(stepLat, summary(s.Latency, "flow", f.Name, "step", s.Name))
+			stepSvc = append(stepSvc, summary(s.Service, "flow", f.Name, "step", s.Name))
+		}
+	}
+	add("mcpengine_load_flow_iterations_total", "Measured flow iterations by outcome class (of the first failed step).", dto.MetricType_COUNTER, iters...)
+	add("mcpengine_load_flow_aborted_total", "Flow iterations ended at a failed step (abort_on_fail).", dto.MetricType_COUNTER, aborted...)
+	add("mcpengine_load_flow_latency_seconds", "Whole flow iterations, pauses included.", dto.MetricType_SUMMARY, flowLat...)
+	add("mcpengine_load_step_calls_total", "Measured calls of flow steps by outcome class.", dto.MetricType_COUNTER, steps...)
+	add("mcpengine_load_step_latency_seconds", "Flow step latency (open model: the first step from the scheduled time).", dto.MetricType_SUMMARY, stepLat...)
+	add("mcpengine_load_step_service_seconds", "Flow step service time (from the actual send).", dto.MetricType_SUMMARY, stepSvc...)
 }

@@ -24,31 +24,14 @@ var ErrorClasses = []struct {
 	{loadgen.ToolError, "tool errors (result isError: true)"},
 	{loadgen.SchemaError, "results not matching the tool's outputSchema"},
 	{loadgen.Other, "other (rejected by the engine, bad result or template)"},
+	{loadgen.CheckFailed, "failed checks of flow steps (check or extract)"},
 }
 
 // Text writes the report for people.
 func Text(w io.Writer, r *loadgen.Result) error {
 	open := r.Model == string(loadgen.Open)
 	fmt.Fprintf(w, "Target:      %s\n", r.Target)
-	if len(r.Workload) == 1 {
-		what := r.Method
-		if r.Method == messages.MethodToolsCall {
-			what += " " + r.Tool
-		}
-		if len(r.Args) > 0 {
-			what += " " + string(r.Args)
-		}
-		fmt.Fprintf(w, "Request:     %s\n", what)
-	} else {
-		fmt.Fprintf(w, "Requests:    %d kinds, picked at random by weight:\n", len(r.Workload))
-		total := 0.0
-		for _, q := range r.Workload {
-			total += q.Weight
-		}
-		for _, q := range r.Workload {
-			fmt.Fprintf(w, "               %5.1f%%  %s\n", 100*q.Weight/total, q.Name)
-		}
-	}
+	printWorkload(w, r)
 	fmt.Fprintf(w, "Load:        %s\n", loadLine(r))
 	if r.Warmup.Seconds > 0 || r.Warmup.Calls > 0 {
 		fmt.Fprintf(w, "Warm-up:     %s, %d calls (not counted)\n", loadgen.FormatDuration(secs(r.Warmup.Seconds)), r.Warmup.Calls)
@@ -110,6 +93,7 @@ func Text(w io.Writer, r *loadgen.Result) error {
 		}
 		tw.Flush()
 	}
+	printFlows(w, r)
 	if len(r.PerSession) > 1 && r.Calls > 0 {
 		printSessionSpread(w, r)
 	}
