@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 	"time"
 
@@ -193,6 +194,7 @@ func (r *runner) result(smp *sampler) *Result {
 	// Connects.
 	r.connMu.Lock()
 	res.Connect.Count, res.Connect.Failed = r.connects, r.connectFails
+	res.Protocols = slices.Clone(r.protocols)
 	if r.dialHist.TotalCount() > 0 {
 		d := summarizePacked(r.dialHist)
 		res.Connect.Min, res.Connect.Mean, res.Connect.P50, res.Connect.P99, res.Connect.Max = d.Min, d.Mean, d.P50, d.P99, d.Max

@@ -80,10 +80,13 @@ type Result struct {
 	Schedule *Schedule `json:"schedule,omitempty"`
 
 	// Connect and Handshake time each session's connects apart from the
-	// calls: the transport coming up (process start) and the initialize
-	// round trip.
+	// calls: the transport coming up (process start) and the handshake
+	// (initialize, or server/discover in 2026-07-28).
 	Connect   ConnectStats `json:"connect_us"`
 	Handshake Latency      `json:"handshake_us"`
+	// Protocols are the protocol versions the connects negotiated: one
+	// entry unless the sessions (or reconnects) settled on different ones.
+	Protocols []ProtocolUse `json:"protocols,omitempty"`
 
 	// Methods breaks the figures down by request kind, PerSession by
 	// session.
@@ -257,3 +260,12 @@ type Progress struct {
 
 func jsonMarshal(v any) ([]byte, error)   { return json.Marshal(v) }
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+// ProtocolUse is one protocol version the sessions negotiated, its era
+// ("modern": 2026-07-28 on; "legacy": the initialize handshake) and how
+// many connects settled on it.
+type ProtocolUse struct {
+	Version  string `json:"version"`
+	Era      string `json:"era"`
+	Connects int64  `json:"connects"`
+}

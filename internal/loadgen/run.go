@@ -74,6 +74,7 @@ type runner struct {
 	connects     int64
 	connectFails int64
 	connectErr   string
+	protocols    []ProtocolUse // what the connects negotiated, in order of first use
 
 	warnings []string
 }
@@ -182,6 +183,7 @@ func (r *runner) connect(ctx context.Context, sl *slot) error {
 		return err
 	}
 	r.connects++
+	r.countProtocol(s.ProtocolVersion(), s.Era())
 	if ph.Dial > 0 {
 		_ = r.dialHist.RecordValue(micros(ph.Dial))
 	}
@@ -191,6 +193,18 @@ func (r *runner) connect(ctx context.Context, sl *slot) error {
 	sl.connects.Add(1)
 	r.live.Add(1)
 	return nil
+}
+
+// countProtocol counts one connect that settled on version (in era).
+// The caller holds connMu.
+func (r *runner) countProtocol(version, era string) {
+	for i := range r.protocols {
+		if r.protocols[i].Version == version {
+			r.protocols[i].Connects++
+			return
+		}
+	}
+	r.protocols = append(r.protocols, ProtocolUse{Version: version, Era: era, Connects: 1})
 }
 
 // connectInitial connects the first n sessions concurrently before the

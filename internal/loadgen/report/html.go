@@ -49,7 +49,7 @@ svg .bar{fill:#4c78a8}svg .shade{fill:#f3f4f8}
 code{background:#f3f4f8;padding:1px 4px;border-radius:3px}
 </style></head><body>
 <h1>Load test: {{.R.Target}}</h1>
-<div class="sub">{{.Load}} · started {{.R.Started.Format "2006-01-02 15:04:05 UTC"}}{{with .R.Version}} · engine {{.}}{{end}}</div>
+<div class="sub">{{.Load}} · started {{.R.Started.Format "2006-01-02 15:04:05 UTC"}}{{with .Protocol}} · protocol {{.}}{{end}}{{with .R.Version}} · engine {{.}}{{end}}</div>
 {{with .R.Command}}<div class="cmd">$ {{.}}</div>{{end}}
 <div class="big">
 <div class="card"><span>calls</span><b>{{.R.Calls}}</b></div>
@@ -119,7 +119,7 @@ type classRow struct {
 func HTML(w io.Writer, r *loadgen.Result) error {
 	open := r.Model == string(loadgen.Open)
 	data := map[string]any{
-		"R": r, "Open": open, "Load": loadLine(r), "HeapMax": int64(r.Client.HeapBytesMax),
+		"R": r, "Open": open, "Load": loadLine(r), "Protocol": ProtocolLine(r), "HeapMax": int64(r.Client.HeapBytesMax),
 	}
 	var classes []classRow
 	for _, e := range ErrorClasses {

@@ -39,7 +39,7 @@ func Text(w io.Writer, r *loadgen.Result) error {
 	c := r.Connect
 	line := fmt.Sprintf("%d sessions ready in %s", r.Sessions, loadgen.FormatDuration(c.Total))
 	if c.Count > 0 {
-		line += fmt.Sprintf("; each connect: start %s, initialize %s (medians", loadgen.FormatDuration(c.P50), loadgen.FormatDuration(r.Handshake.P50))
+		line += fmt.Sprintf("; each connect: start %s, %s %s (medians", loadgen.FormatDuration(c.P50), handshakeName(r), loadgen.FormatDuration(r.Handshake.P50))
 		if c.Count > int64(r.Sessions) {
 			line += fmt.Sprintf(" of %d connects", c.Count)
 		}
@@ -49,6 +49,9 @@ func Text(w io.Writer, r *loadgen.Result) error {
 		line += fmt.Sprintf("; %d connects failed", c.Failed)
 	}
 	fmt.Fprintf(w, "Connect:     %s\n", line)
+	if p := ProtocolLine(r); p != "" {
+		fmt.Fprintf(w, "Protocol:    %s\n", p)
+	}
 	fmt.Fprintln(w)
 
 	fmt.Fprintf(w, "Calls:       %d in %s = %.0f calls/s\n", r.Calls, loadgen.FormatDuration(r.Duration), r.CallsPerSecond)
