@@ -89,4 +89,3 @@ func decodeFrameInPlace(frame []byte, maxBytes int) (m Message, err error, scann
 	m, err = w.message(b)
 	return m, err, true
 }
-
