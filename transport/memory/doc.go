@@ -7,4 +7,13 @@
 // (callers may reuse their slices) and block only when the direction's queue
 // is full (MaxQueuedFrames frames or MaxQueuedBytes bytes), until the reader
 // catches up or either end closes.
+//
+// A read that had to wait yields the processor once it has its frame. Two
+// goroutines that hand each other frames through a pipe (a caller and an
+// in-process server) otherwise run back to back on the processor's
+// "next" slot, which inherits the time slice: with thousands of sessions a
+// few pairs kept the processors for whole slices while most sessions
+// completed nothing for seconds (BenchmarkFairness in the root package).
+// Transports that wait in the kernel (stdio, sockets) are woken through
+// the network poller, in order, and need no such yield.
 package memory

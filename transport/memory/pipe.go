@@ -3,6 +3,7 @@ package memory
 import (
 	"context"
 	"io"
+	"runtime"
 	"sync"
 
 	"github.com/mcpengine/mcpengine/transport"
@@ -98,6 +99,7 @@ type end struct {
 func (e *end) ReadFrame() ([]byte, error) {
 	q := e.in
 	q.mu.Lock()
+	waited := false
 	for {
 		switch {
 		case q.rclosed:
@@ -111,6 +113,9 @@ func (e *end) ReadFrame() ([]byte, error) {
 			f := q.pop()
 			q.mu.Unlock()
 			q.writable.Signal() // after unlocking, so the writer need not wait for the lock
+			if waited {
+				runtime.Gosched() // see the package doc: fairness between pipes
+			}
 			return f, nil
 		case q.wclosed:
 			q.mu.Unlock()
@@ -119,6 +124,7 @@ func (e *end) ReadFrame() ([]byte, error) {
 		q.waitingReaders++
 		q.readable.Wait()
 		q.waitingReaders--
+		waited = true
 	}
 }
 
