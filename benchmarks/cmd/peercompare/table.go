@@ -114,7 +114,9 @@ func (t *table) printDetails(w io.Writer) {
 // ≤ 1.15×, calls/s ≥ 0.95×) and each client's 2026-07-28 row with its
 // handshake-era row (issue 14: mcpengine ≤ 1.10× CPU per call).
 func (t *table) printRatios(w io.Writer) {
-	ki := func(name string) int { return slices.IndexFunc(t.kinds, func(k peers.Kind) bool { return k.Name == name }) }
+	ki := func(name string) int {
+		return slices.IndexFunc(t.kinds, func(k peers.Kind) bool { return k.Name == name })
+	}
 	eng := ki("mcpengine")
 	if eng < 0 {
 		return
