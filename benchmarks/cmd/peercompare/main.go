@@ -51,8 +51,10 @@ func main() {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Hour)
 	defer cancel()
 	t := newTable(scenarios, kinds)
+	order := pairedOrder(scenarios)
 	for r := range *rounds {
-		for si, sc := range scenarios {
+		for _, si := range order {
+			sc := scenarios[si]
 			// Rotate the order every round so that no client always runs
 			// first or right after the same neighbour.
 			for j := range kinds {
@@ -98,6 +100,30 @@ func pick(scenarioList, clientList string) ([]peers.Scenario, []peers.Kind, erro
 		}
 	}
 	return scenarios, kinds, nil
+}
+
+// pairedOrder is the order the rows run in within a round: each 2026-07-28
+// row right after its 2025-11-25 twin, so that the modern ÷ legacy ratio
+// compares phases minutes apart at most, not the start and the end of a
+// round on a machine whose other load changes.
+func pairedOrder(scenarios []peers.Scenario) []int {
+	var order []int
+	placed := make([]bool, len(scenarios))
+	for i, sc := range scenarios {
+		if placed[i] {
+			continue
+		}
+		order, placed[i] = append(order, i), true
+		if sc.Version != peers.Legacy {
+			continue
+		}
+		for j, m := range scenarios {
+			if l, ok := peers.LegacyOf(m); ok && !placed[j] && m.Version == peers.Modern && l.Name == sc.Name {
+				order, placed[j] = append(order, j), true
+			}
+		}
+	}
+	return order
 }
 
 func scenarioNames() string {
