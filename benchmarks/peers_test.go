@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/goleak"
 
 	"github.com/mcpengine/mcpengine/benchmarks/internal/peers"
 )
@@ -18,8 +19,8 @@ import (
 // peercompare for each client that speaks its version, with a handful of
 // calls and sessions, so the harness cannot rot: every client connects at
 // the row's pinned version (Open fails otherwise), every echo comes back
-// checked, and every session, server and child process is gone when Run
-// returns. It measures nothing.
+// checked, and every session, server, child process and goroutine is gone
+// when Run returns. It measures nothing.
 func TestPeerHarnessRunsEveryScenarioForEveryClient(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
@@ -30,6 +31,7 @@ func TestPeerHarnessRunsEveryScenarioForEveryClient(t *testing.T) {
 				continue
 			}
 			t.Run(sc.Name+"/"+k.Name, func(t *testing.T) {
+				defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
 				res, err := peers.Run(ctx, sc, k, 10, 2)
 				require.NoError(t, err)
 				assert.Equal(t, sc.Sessions, res.Sessions)
