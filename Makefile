@@ -59,7 +59,7 @@ bench:
 
 # The peer comparison (go-sdk, mcp-go, a raw JSON-RPC loop; issues 17 and
 # 14's rows against the Go SDK server) lives in its own module so the peers
-# never enter the main module. About 7 minutes on 2 cores; a subset:
+# never enter the main module. About 9 minutes on 2 cores; a subset:
 # cd benchmarks && go run ./cmd/peercompare -scenarios stdio-1x1 -rounds 1
 bench-peers:
 	cd benchmarks && $(GO) run ./cmd/peercompare -calls 10000 -rounds 3
