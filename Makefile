@@ -57,10 +57,12 @@ test-short:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 -timeout 30m .
 
-# The peer comparison (go-sdk, mcp-go, a raw JSON-RPC loop) lives in its own
-# module so the peers never enter the main module.
+# The peer comparison (go-sdk, mcp-go, a raw JSON-RPC loop; issues 17 and
+# 14's rows against the Go SDK server) lives in its own module so the peers
+# never enter the main module. About 9 minutes on 2 cores; a subset:
+# cd benchmarks && go run ./cmd/peercompare -scenarios stdio-1x1 -rounds 1
 bench-peers:
-	cd benchmarks && $(GO) run ./cmd/peercompare -calls 20000 -rounds 3
+	cd benchmarks && $(GO) run ./cmd/peercompare -calls 10000 -rounds 3
 
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 

@@ -2,28 +2,68 @@ package peers
 
 import (
 	"context"
+	"net/http"
 
 	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-type mcpGoClient struct{ c *client.Client }
+// mcpGoLib opens mcp-go clients (one per session: the library has no
+// shared client object); over HTTP they share one http.Client.
+type mcpGoLib struct {
+	t  Target
+	hc *http.Client
+}
 
-// DialMCPGo connects the mcp-go stdio client.
-func DialMCPGo(ctx context.Context, command string, args []string) (Client, error) {
-	c, err := client.NewStdioMCPClient(command, nil, args...)
+func newMCPGo(t Target) Library {
+	l := &mcpGoLib{t: t}
+	if t.URL != "" {
+		l.hc = newHTTPClient()
+	}
+	return l
+}
+
+func (l *mcpGoLib) Open(ctx context.Context) (Client, error) {
+	var c *client.Client
+	var err error
+	if l.t.URL != "" {
+		if c, err = client.NewStreamableHttpClient(l.t.URL, transport.WithHTTPBasicClient(l.hc)); err == nil {
+			err = c.Start(ctx)
+		}
+	} else {
+		c, err = client.NewStdioMCPClient(l.t.Command, nil, l.t.Args...)
+	}
 	if err != nil {
+		if c != nil {
+			_ = c.Close()
+		}
 		return nil, err
 	}
 	var req mcp.InitializeRequest
-	req.Params.ProtocolVersion = ProtocolVersion
+	// A 2026-07-28 pin makes Initialize a server/discover; an older one
+	// the initialize handshake, with no discover probe.
+	req.Params.ProtocolVersion = l.t.Version
 	req.Params.ClientInfo = mcp.Implementation{Name: "bench", Version: "1.0.0"}
 	if _, err := c.Initialize(ctx, req); err != nil {
 		_ = c.Close()
 		return nil, err
 	}
+	if err := checkVersion(l.t, c.ProtocolVersion()); err != nil {
+		_ = c.Close()
+		return nil, err
+	}
 	return &mcpGoClient{c: c}, nil
 }
+
+func (l *mcpGoLib) Close() error {
+	if l.hc != nil {
+		closeHTTPClient(l.hc)
+	}
+	return nil
+}
+
+type mcpGoClient struct{ c *client.Client }
 
 func (c *mcpGoClient) Echo(ctx context.Context) error {
 	var req mcp.CallToolRequest

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os/exec"
 	"strconv"
 	"sync"
@@ -21,9 +22,9 @@ import (
 // goroutine decoding the envelope, and the caller decoding the result into
 // a typed struct. It encodes the caller's arguments (a map) per call like a
 // library would, builds the envelope by appending, and does the initialize
-// handshake by hand. It has no timeouts, no cancellation, no reconnects.
+// handshake by hand (rawhttp.go: the same over Streamable HTTP). It has no timeouts, no cancellation, no reconnects.
 //
-// raw-std uses encoding/json for every encode and decode; raw-sonic uses
+// raw uses encoding/json for every encode and decode; raw-sonic uses
 // mcpengine's exported codec (messages.Marshal/Unmarshal, sonic), so the
 // difference between raw-sonic and mcpengine is the engine's machinery
 // rather than its JSON library.
@@ -83,14 +84,69 @@ type rawCallResult struct {
 	IsError bool `json:"isError"`
 }
 
-// DialRawStd starts the server and handshakes with the encoding/json codec.
-func DialRawStd(ctx context.Context, command string, args []string) (Client, error) {
-	return dialRaw(ctx, stdCodec, command, args)
+// rawLib opens raw sessions: a child per session over stdio, POSTs through
+// one shared http.Client over HTTP.
+type rawLib struct {
+	t     Target
+	codec codec
+	hc    *http.Client
 }
 
-// DialRawSonic starts the server and handshakes with mcpengine's codec.
-func DialRawSonic(ctx context.Context, command string, args []string) (Client, error) {
-	return dialRaw(ctx, sonicCodec, command, args)
+func newRawStd(t Target) Library   { return newRawLib(t, stdCodec) }
+func newRawSonic(t Target) Library { return newRawLib(t, sonicCodec) }
+
+func newRawLib(t Target, cd codec) Library {
+	l := &rawLib{t: t, codec: cd}
+	if t.URL != "" {
+		l.hc = newHTTPClient()
+	}
+	return l
+}
+
+func (l *rawLib) Open(ctx context.Context) (Client, error) {
+	if l.t.URL != "" {
+		return dialRawHTTP(ctx, l.hc, l.codec, l.t.URL)
+	}
+	return dialRaw(ctx, l.codec, l.t.Command, l.t.Args)
+}
+
+func (l *rawLib) Close() error {
+	if l.hc != nil {
+		closeHTTPClient(l.hc)
+	}
+	return nil
+}
+
+// initializeParams are the raw loops' initialize params.
+func initializeParams(cd codec) ([]byte, error) {
+	return cd.marshal(map[string]any{
+		"protocolVersion": Legacy,
+		"capabilities":    map[string]any{},
+		"clientInfo":      map[string]any{"name": "raw", "version": "1.0.0"},
+	})
+}
+
+// checkInitialize decodes the initialize result and checks its version.
+func checkInitialize(cd codec, raw json.RawMessage) error {
+	var res struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	if err := cd.unmarshal(raw, &res); err != nil {
+		return err
+	}
+	return checkVersion(Target{Version: Legacy}, res.ProtocolVersion)
+}
+
+// decodeEcho decodes a tools/call result and checks it.
+func decodeEcho(cd codec, raw json.RawMessage) error {
+	var res rawCallResult
+	if err := cd.unmarshal(raw, &res); err != nil {
+		return err
+	}
+	if res.IsError || len(res.Content) == 0 {
+		return errBadEcho
+	}
+	return checkEcho(res.Content[0].Text)
 }
 
 func dialRaw(ctx context.Context, cd codec, command string, args []string) (Client, error) {
@@ -115,21 +171,11 @@ func dialRaw(ctx context.Context, cd codec, command string, args []string) (Clie
 	}
 	go c.readLoop(stdout)
 
-	init := map[string]any{
-		"protocolVersion": ProtocolVersion,
-		"capabilities":    map[string]any{},
-		"clientInfo":      map[string]any{"name": "raw", "version": "1.0.0"},
-	}
-	params, err := cd.marshal(init)
+	params, err := initializeParams(cd)
 	if err == nil {
 		var raw json.RawMessage
 		if raw, err = c.roundTrip(ctx, "initialize", params); err == nil {
-			var res struct {
-				ProtocolVersion string `json:"protocolVersion"`
-			}
-			if err = cd.unmarshal(raw, &res); err == nil && res.ProtocolVersion != ProtocolVersion {
-				err = fmt.Errorf("raw: server answered version %q", res.ProtocolVersion)
-			}
+			err = checkInitialize(cd, raw)
 		}
 	}
 	if err == nil {
@@ -151,14 +197,7 @@ func (c *rawClient) Echo(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	var res rawCallResult
-	if err := c.codec.unmarshal(raw, &res); err != nil {
-		return err
-	}
-	if res.IsError || len(res.Content) == 0 {
-		return errBadEcho
-	}
-	return checkEcho(res.Content[0].Text)
+	return decodeEcho(c.codec, raw)
 }
 
 func (c *rawClient) roundTrip(ctx context.Context, method string, params []byte) (json.RawMessage, error) {
@@ -211,7 +250,7 @@ func (c *rawClient) write(b []byte) error {
 // readLoop is the single reader: it splits lines, decodes the envelope and
 // hands the result to the waiting caller.
 func (c *rawClient) readLoop(r io.Reader) {
-	br := bufio.NewReaderSize(r, 64<<10)
+	br := bufio.NewReader(r) // longer lines are joined below
 	var long []byte
 	for {
 		line, err := br.ReadSlice('\n')

@@ -2,6 +2,7 @@ package peers
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"slices"
@@ -11,13 +12,13 @@ import (
 	"time"
 )
 
-// Result is one measured phase: calls echo calls made by one client with a
-// fixed number of calls in flight.
+// Result is what one client measured in one scenario.
 type Result struct {
 	Calls    int
-	InFlight int
+	Sessions int
+	InFlight int // per session
 	Wall     time.Duration
-	// CPU is this process's user+system time over the phase (getrusage
+	// CPU is this process's user+system time over the calls (getrusage
 	// RUSAGE_SELF): the client alone, since the server is a child process
 	// and only this client runs during its phase. It includes the client's
 	// share of GC.
@@ -26,6 +27,12 @@ type Result struct {
 	Bytes   uint64 // bytes allocated (TotalAlloc delta)
 	P50     time.Duration
 	P99     time.Duration
+
+	// Idle rows: live heap (HeapAlloc after a GC) and goroutines added per
+	// open session, and the time to open them all.
+	HeapPerSession       float64
+	GoroutinesPerSession float64
+	OpenAll              time.Duration
 }
 
 // CallsPerSec is the phase's throughput.
@@ -40,18 +47,110 @@ func (r Result) AllocsPerCall() float64 { return float64(r.Mallocs) / float64(r.
 // BytesPerCall is the number of bytes allocated per call.
 func (r Result) BytesPerCall() float64 { return float64(r.Bytes) / float64(r.Calls) }
 
-// Phase connects kind to a fresh server, warms it up with warmup calls,
-// measures calls calls with inFlight workers, and closes the client (which
-// ends the server).
-func Phase(ctx context.Context, kind Kind, command string, args []string, calls, inFlight, warmup int) (Result, error) {
-	c, err := kind.Dial(ctx, command, args)
-	if err != nil {
-		return Result{}, fmt.Errorf("%s: connect: %w", kind.Name, err)
+// openers is how many sessions are opened at once: enough to overlap
+// round trips, few enough that 2 cores are not swamped by handshakes.
+const openers = 8
+
+// Run measures kind in sc against a fresh server: for a calls row, calls
+// measured calls after warmup unmeasured ones; for an idle row, the cost
+// of its sessions. Every session, the server and the library are closed
+// before it returns.
+func Run(ctx context.Context, sc Scenario, kind Kind, calls, warmup int) (res Result, err error) {
+	defer func() {
+		if err != nil {
+			err = fmt.Errorf("%s/%s: %w", sc.Name, kind.Name, err)
+		}
+	}()
+	var t Target
+	if sc.HTTP {
+		srv, err := StartHTTPServer(sc.Version == Modern)
+		if err != nil {
+			return Result{}, err
+		}
+		defer srv.Close()
+		t = srv.Target(sc.Version)
+	} else if t, err = StdioTarget(sc.Version); err != nil {
+		return Result{}, err
 	}
-	defer c.Close()
+
+	heap0, g0 := liveHeap(), runtime.NumGoroutine()
+	lib := kind.New(t)
+	defer func() { err = errors.Join(err, lib.Close()) }()
+	start := time.Now()
+	clients, err := OpenSessions(ctx, lib, sc.Sessions)
+	openAll := time.Since(start)
+	defer func() { err = errors.Join(err, CloseSessions(clients)) }()
+	if err != nil {
+		return Result{}, err
+	}
+	if sc.Idle {
+		return Result{
+			Sessions:             sc.Sessions,
+			OpenAll:              openAll,
+			HeapPerSession:       float64(liveHeap()-heap0) / float64(sc.Sessions),
+			GoroutinesPerSession: float64(runtime.NumGoroutine()-g0) / float64(sc.Sessions),
+		}, nil
+	}
+	return measure(ctx, clients, sc.InFlight, calls, warmup)
+}
+
+// liveHeap is HeapAlloc after a full GC. Heap fragments freed by the
+// second cycle (finalizers, sync.Pool victims) would otherwise count.
+func liveHeap() int64 {
+	runtime.GC()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return int64(ms.HeapAlloc)
+}
+
+// OpenSessions opens n sessions of lib, openers at a time. On error it
+// returns the sessions it opened, for the caller to close.
+func OpenSessions(ctx context.Context, lib Library, n int) ([]Client, error) {
+	clients := make([]Client, n)
+	errs := make([]error, n)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(openers, n) {
+		wg.Add(1)
+		// Owned by OpenSessions: exits when every index is taken.
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				clients[i], errs[i] = lib.Open(ctx)
+			}
+		}()
+	}
+	wg.Wait()
+	clients = slices.DeleteFunc(clients, func(c Client) bool { return c == nil })
+	return clients, errors.Join(errs...)
+}
+
+// CloseSessions closes every client, openers at a time.
+func CloseSessions(clients []Client) error {
+	errs := make([]error, len(clients))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(openers, len(clients)) {
+		wg.Add(1)
+		// Owned by CloseSessions: exits when every index is taken.
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(clients); i = int(next.Add(1) - 1) {
+				errs[i] = clients[i].Close()
+			}
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
+}
+
+// measure warms the sessions up, then makes calls calls with inFlight
+// workers per session.
+func measure(ctx context.Context, clients []Client, inFlight, calls, warmup int) (Result, error) {
 	if warmup > 0 {
-		if _, err := Drive(ctx, c, warmup, inFlight, nil); err != nil {
-			return Result{}, fmt.Errorf("%s: warmup: %w", kind.Name, err)
+		if _, err := Drive(ctx, clients, warmup, inFlight, nil); err != nil {
+			return Result{}, fmt.Errorf("warmup: %w", err)
 		}
 	}
 	lat := make([]time.Duration, calls)
@@ -59,15 +158,16 @@ func Phase(ctx context.Context, kind Kind, command string, args []string, calls,
 	var ms0, ms1 runtime.MemStats
 	runtime.ReadMemStats(&ms0)
 	cpu0 := ProcessCPU()
-	wall, err := Drive(ctx, c, calls, inFlight, lat)
+	wall, err := Drive(ctx, clients, calls, inFlight, lat)
 	cpu1 := ProcessCPU()
 	runtime.ReadMemStats(&ms1)
 	if err != nil {
-		return Result{}, fmt.Errorf("%s: %w", kind.Name, err)
+		return Result{}, err
 	}
 	slices.Sort(lat)
 	return Result{
 		Calls:    calls,
+		Sessions: len(clients),
 		InFlight: inFlight,
 		Wall:     wall,
 		CPU:      cpu1 - cpu0,
@@ -78,17 +178,19 @@ func Phase(ctx context.Context, kind Kind, command string, args []string, calls,
 	}, nil
 }
 
-// Drive makes calls echo calls on c from inFlight goroutines, each taking
-// the next call number until all are taken, and returns the wall time. If
-// lat is not nil, lat[i] receives call i's latency. The first error stops
-// every worker.
-func Drive(ctx context.Context, c Client, calls, inFlight int, lat []time.Duration) (time.Duration, error) {
+// Drive makes calls echo calls from inFlight goroutines per client, each
+// taking the next call number until all are taken, and returns the wall
+// time. If lat is not nil, lat[i] receives call i's latency. The first
+// error stops every worker.
+func Drive(ctx context.Context, clients []Client, calls, inFlight int, lat []time.Duration) (time.Duration, error) {
 	var next atomic.Int64
 	var firstErr atomic.Pointer[error]
 	var wg sync.WaitGroup
 	start := time.Now()
-	for range inFlight {
+	for w := range inFlight * len(clients) {
+		c := clients[w%len(clients)]
 		wg.Add(1)
+		// Owned by Drive: exits when the calls are all taken or one failed.
 		go func() {
 			defer wg.Done()
 			for firstErr.Load() == nil {
