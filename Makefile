@@ -25,11 +25,12 @@ test: lint node-deps
 	$(MAKE) interop
 
 # The engine against the official Go SDK server in each era mode, stdio and
-# stateless HTTP (docs/INTEROP.md). Its own module, like bench-peers, so
-# that go-sdk never enters the main module; `make interop-update` rewrites
-# the matrix.
+# stateless HTTP (docs/INTEROP.md), its result cache against that server,
+# and the peer harness run small (every row for every client). Its own
+# module, like bench-peers, so that go-sdk never enters the main module;
+# `make interop-update` rewrites the matrix.
 interop:
-	cd benchmarks && $(GO) test -race -count=1 -run '^TestInterop' .
+	cd benchmarks && $(GO) test -race -count=1 ./...
 
 interop-update:
 	cd benchmarks && $(GO) test -count=1 -run '^TestInterop' . -update
