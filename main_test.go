@@ -15,6 +15,10 @@ import (
 var engineBin string
 
 func TestMain(m *testing.M) {
+	if era := os.Getenv(cannedServerEnv); era != "" {
+		serveCanned(era)
+		os.Exit(0)
+	}
 	dir, err := os.MkdirTemp("", "mcpengine-test-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
