@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := bin/engine
 PKGS    := ./...
 
-.PHONY: all build demo test test-short interop interop-update bench bench-peers lint fuzz node-deps clean deps-check
+.PHONY: all build demo test test-under-load test-short interop interop-update bench bench-peers lint fuzz node-deps clean deps-check
 
 all: lint test
 
@@ -113,3 +113,10 @@ soak:
 # what each fault measured. make test runs its fast subset.
 faults:
 	FAULTS_FULL=1 $(GO) test -race -count=1 -v -timeout 20m ./internal/faultsuite/
+
+# `make test` RUNS times in a row (default 5) while two busy loops keep
+# both cores at 100% (scripts/test-under-load.sh): a test that fails under
+# load fails here.
+RUNS ?= 5
+test-under-load:
+	scripts/test-under-load.sh $(RUNS)
