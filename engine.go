@@ -154,9 +154,6 @@ func New(cfg Config) *Engine {
 	return e
 }
 
-// ErrEngineClosed is returned by Connect and Open after Close.
-var ErrEngineClosed = errors.New("mcpengine: engine closed")
-
 // Open starts a session and returns at once; it connects in the background
 // and keeps reconnecting. Calls made before it is ready wait in its queue.
 // A session whose first connect cannot reach its server at all (refused,

@@ -42,19 +42,20 @@ func ExampleEngine_Connect() {
 	// hello
 }
 
-// A Future lets a caller start many requests and collect them later.
+// A Future lets a caller start many requests and collect them later;
+// Await gives the decoded result, as CallTool would.
 func ExampleSession_CallToolAsync() {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	s, done := exampleSession(ctx)
 	defer done()
 
-	futures := make([]*mcpengine.Future, 3)
+	futures := make([]*mcpengine.Future[*messages.CallToolResult], 3)
 	for i := range futures {
 		futures[i] = s.CallToolAsync(ctx, "add", map[string]any{"a": i, "b": 10})
 	}
 	for _, f := range futures {
-		res, err := mcpengine.DecodeCallToolResult(f.Await(ctx))
+		res, err := f.Await(ctx)
 		if err != nil {
 			fmt.Println(err)
 			return
