@@ -91,6 +91,80 @@ func ExampleWithProgress() {
 	// progress 3
 }
 
+// Tools iterates over every tool, requesting pages as the loop reaches
+// them; breaking out early requests no further page.
+func ExampleSession_Tools() {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	s, done := exampleSession(ctx)
+	defer done()
+
+	for tool, err := range s.Tools(ctx) {
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		if tool.Name == "add" {
+			fmt.Println("found", tool.Name)
+			break
+		}
+	}
+	// Output:
+	// found add
+}
+
+// WithMeta adds members to the request's params._meta; the server sees
+// them beside what the engine puts there (here the progress token).
+func ExampleWithMeta() {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	srv := demoserver.New(demoserver.Options{})
+	seen := make(chan map[string]any, 1)
+	// The server's side of the pipe, wrapped to show what a tools/call
+	// carried in params._meta.
+	dialer := memory.NewDialer("demo", func(c transport.Conn) { _ = srv.Serve(ctx, metaSpy{c, seen}) })
+	eng := mcpengine.New(mcpengine.Config{})
+	defer eng.Close(context.Background())
+	s, err := eng.Connect(ctx, mcpengine.SessionConfig{Name: "demo", Dialer: dialer})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+
+	_, err = s.CallTool(ctx, "echo", map[string]any{"text": "hi"},
+		mcpengine.WithMeta(map[string]any{"com.example/requestId": "r-42"}),
+		mcpengine.WithProgress(func(messages.ProgressParams) {}))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	meta := <-seen
+	fmt.Println(meta["com.example/requestId"], meta["progressToken"] != nil)
+	// Output:
+	// r-42 true
+}
+
+// metaSpy passes frames through and sends the params._meta of each
+// tools/call it reads to seen.
+type metaSpy struct {
+	transport.Conn
+	seen chan<- map[string]any
+}
+
+func (c metaSpy) ReadFrame() ([]byte, error) {
+	frame, err := c.Conn.ReadFrame()
+	var req struct {
+		Method string `json:"method"`
+		Params struct {
+			Meta map[string]any `json:"_meta"`
+		} `json:"params"`
+	}
+	if err == nil && messages.Unmarshal(frame, &req) == nil && req.Method == messages.MethodToolsCall {
+		c.seen <- req.Params.Meta
+	}
+	return frame, err
+}
+
 // exampleSession is ExampleEngine_Connect's setup: a session to an
 // in-process demo server, and the function that closes both.
 func exampleSession(ctx context.Context) (*mcpengine.Session, func()) {
