@@ -165,6 +165,37 @@ func (c metaSpy) ReadFrame() ([]byte, error) {
 	return frame, err
 }
 
+// Example_readme is the README's example, kept compiling here (it needs
+// npx, so it has no Output and is not run).
+func Example_readme() {
+	ctx := context.Background()
+	onProgress := func(p messages.ProgressParams) { fmt.Println("progress", p.Progress) }
+
+	eng := mcpengine.New(mcpengine.Config{})
+	defer eng.Close(ctx)
+
+	s, err := eng.Connect(ctx, mcpengine.SessionConfig{
+		Name:   "files",
+		Server: mcpengine.ServerConfig{Command: "npx", Args: []string{"-y", "@modelcontextprotocol/server-filesystem", "/tmp"}},
+	})
+	if err != nil {
+		return
+	}
+	tools, err := s.ListTools(ctx) // all pages
+	fmt.Println(len(tools), err)
+	for tool, err := range s.Tools(ctx) { // pages fetched as the loop goes
+		fmt.Println(tool.Name, err)
+	}
+	res, err := s.CallTool(ctx, "read_file", map[string]any{"path": "/tmp/x"},
+		mcpengine.WithTimeout(5*time.Second),
+		mcpengine.WithMeta(map[string]any{"com.example/requestId": "r-42"})) // into params._meta
+	fmt.Println(res, err)
+	f := s.CallToolAsync(ctx, "slow", nil, mcpengine.WithProgress(onProgress))
+	res, err = f.Await(ctx) // *messages.CallToolResult
+	fmt.Println(res, err)
+	fmt.Printf("%+v\n", s.Stats()) // a plain snapshot
+}
+
 // exampleSession is ExampleEngine_Connect's setup: a session to an
 // in-process demo server, and the function that closes both.
 func exampleSession(ctx context.Context) (*mcpengine.Session, func()) {
