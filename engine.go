@@ -85,6 +85,16 @@ type Config struct {
 	// settings of its own; nil means one tuned for many sessions
 	// (keep-alive pool, HTTP/2 where offered), shared by the engine.
 	HTTPClient *http.Client
+	// OnHTTPRequest, when set, sees every HTTP request of the engine's URL
+	// sessions just before it is sent (Streamable HTTP POSTs, GET streams
+	// and DELETEs, HTTP+SSE, the WebSocket handshake) and may edit it:
+	// add a header (a request id, a tenant), sign it. It runs on the
+	// request's goroutine, concurrently for concurrent requests; it gets a
+	// copy it may change (an OAuth token request to an authorization
+	// server is not the session's and does not pass through it).
+	// SessionConfig.OnHTTPRequest replaces it for one
+	// session. For one request's headers, see WithHeader.
+	OnHTTPRequest func(req *http.Request)
 
 	// OAuth serves the servers configured with "auth": {"oauth": ...}.
 	OAuth OAuthOptions
@@ -109,6 +119,7 @@ type SessionConfig struct {
 	Sampling       SamplingHandler
 	Elicitation    ElicitationHandler
 	RootsHandler   RootsHandler
+	OnHTTPRequest  func(req *http.Request)
 }
 
 // Engine holds many sessions in one actor system.
@@ -169,7 +180,11 @@ func (e *Engine) Open(ctx context.Context, sc SessionConfig) (*Session, error) {
 	dialer := sc.Dialer
 	if dialer == nil {
 		var err error
-		if dialer, err = sc.Server.dialer(e.cfg.MaxFrameBytes, e); err != nil {
+		hook := e.cfg.OnHTTPRequest
+		if sc.OnHTTPRequest != nil {
+			hook = sc.OnHTTPRequest
+		}
+		if dialer, err = sc.Server.dialer(e.cfg.MaxFrameBytes, e, hook); err != nil {
 			return nil, err
 		}
 	}

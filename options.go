@@ -2,6 +2,7 @@ package mcpengine
 
 import (
 	"fmt"
+	"net/http"
 	"slices"
 	"time"
 
@@ -10,8 +11,8 @@ import (
 )
 
 // CallOption adjusts one request: WithTimeout, WithProgress,
-// WithResetOnProgress, FailFast, WithMeta. The zero CallOption does
-// nothing.
+// WithResetOnProgress, FailFast, WithMeta, WithHeader. The zero
+// CallOption does nothing.
 type CallOption struct {
 	apply func(*actors.Call)
 }
@@ -85,4 +86,21 @@ func engineMetaKey(k string) bool {
 		return true
 	}
 	return false
+}
+
+// WithHeader adds an HTTP header to this request alone, over Streamable
+// HTTP, where each request is a POST of its own (other transports have no
+// per-request HTTP request and ignore it). Repeat it for more headers or
+// values. The transport's own headers (content negotiation, the session
+// id, the protocol version, the 2026-07-28 Mcp-Method and Mcp-Name) and the
+// server's configured ones win over the caller's. For headers on every
+// request, see Config.OnHTTPRequest.
+func WithHeader(key, value string) CallOption {
+	key = http.CanonicalHeaderKey(key)
+	return CallOption{func(c *actors.Call) {
+		if c.Header == nil {
+			c.Header = http.Header{}
+		}
+		c.Header[key] = append(c.Header[key], value)
+	}}
 }
