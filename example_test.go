@@ -190,7 +190,8 @@ func Example_readme() {
 		mcpengine.WithTimeout(5*time.Second),
 		mcpengine.WithMeta(map[string]any{"com.example/requestId": "r-42"})) // into params._meta
 	fmt.Println(res, err)
-	f := s.CallToolAsync(ctx, "slow", nil, mcpengine.WithProgress(onProgress))
+	f := s.CallToolAsync(ctx, "slow", nil, mcpengine.WithProgress(onProgress),
+		mcpengine.WithHeader("X-Request-Id", "r-43")) // this request's POST only
 	res, err = f.Await(ctx) // *messages.CallToolResult
 	fmt.Println(res, err)
 	fmt.Printf("%+v\n", s.Stats()) // a plain snapshot
