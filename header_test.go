@@ -111,3 +111,28 @@ func TestSessionOnHTTPRequestReplacesTheEngines(t *testing.T) {
 		assert.Equal(t, "green", r.header.Get("X-Tenant"), "%s %s", r.method, strings.TrimSpace(r.body))
 	}
 }
+
+// TestOnHTTPRequestSeesEveryRequestOfEachHTTPTransport: the hook's header
+// is on every request of a session over HTTP+SSE (the GET stream and the
+// POSTs) and on the WebSocket handshake, as over Streamable HTTP.
+func TestOnHTTPRequestSeesEveryRequestOfEachHTTPTransport(t *testing.T) {
+	_, hs := demoHTTP(t, demoserver.Options{}, demoserver.HTTPOptions{})
+	for _, tc := range []struct{ kind, url string }{{"sse", hs.SSEURL()}, {"ws", hs.WebSocketURL()}} {
+		t.Run(tc.kind, func(t *testing.T) {
+			target := strings.Replace(tc.url, "ws://", "http://", 1)
+			endpoint, seen := recordingProxy(t, target)
+			if tc.kind == "ws" {
+				endpoint = strings.Replace(endpoint, "http://", "ws://", 1)
+			}
+			e := newEngine(t, mcpengine.Config{OnHTTPRequest: func(r *http.Request) { r.Header.Set("X-Tenant", "blue") }})
+			ctx := testCtx(t, 30*time.Second)
+			s, err := e.Connect(ctx, mcpengine.SessionConfig{Name: tc.kind, Server: mcpengine.ServerConfig{URL: endpoint, Type: tc.kind}})
+			require.NoError(t, err)
+			require.NoError(t, s.Ping(ctx))
+			require.NotEmpty(t, seen())
+			for _, r := range seen() {
+				assert.Equal(t, "blue", r.header.Get("X-Tenant"), "%s %s", r.method, strings.TrimSpace(r.body))
+			}
+		})
+	}
+}
