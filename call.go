@@ -2,42 +2,10 @@ package mcpengine
 
 import (
 	"context"
-	"time"
 
 	"github.com/mcpengine/mcpengine/actors"
 	"github.com/mcpengine/mcpengine/messages"
 )
-
-// CallOption adjusts one request.
-type CallOption func(*actors.Call)
-
-// WithTimeout sets this request's timeout (default: the session's, 60s).
-// The caller's ctx deadline applies as well; the earlier one wins.
-func WithTimeout(d time.Duration) CallOption { return func(c *actors.Call) { c.Timeout = d } }
-
-// WithProgress asks the server for progress notifications: the engine
-// generates the progress token and calls fn for each notification, in
-// order, on the session's callback dispatcher.
-func WithProgress(fn func(messages.ProgressParams)) CallOption {
-	return func(c *actors.Call) { c.Progress = fn }
-}
-
-// WithResetOnProgress extends the request's timeout each time progress
-// arrives, but never beyond maxTotal after it was sent (0: no cap). It
-// implies progress notifications are requested.
-func WithResetOnProgress(maxTotal time.Duration) CallOption {
-	return func(c *actors.Call) {
-		c.ResetOnProgress = true
-		c.MaxTotal = maxTotal
-		if c.Progress == nil {
-			c.Progress = func(messages.ProgressParams) {}
-		}
-	}
-}
-
-// FailFast makes the request fail with ErrNotReady instead of waiting while
-// the session (re)connects.
-func FailFast() CallOption { return func(c *actors.Call) { c.FailFast = true } }
 
 // Call sends a raw request and returns its raw result. params may be nil,
 // a messages.RawMessage/[]byte holding JSON, or any value to encode. If ctx
@@ -53,7 +21,10 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts ...C
 	s.h.Send(ctx, c)
 	select {
 	case <-c.Done():
-		return c.Result, c.Err
+		if c.Err != nil {
+			return nil, publicError(c.Err)
+		}
+		return c.Result, nil
 	case <-ctx.Done():
 		err := ctxEndedError(ctx, method)
 		span.Cancelled(err)
@@ -64,14 +35,21 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts ...C
 	}
 }
 
-// CallAsync sends a raw request and returns a Future at once. ctx's
-// deadline bounds the request and ctx's cancellation cancels it.
-func (s *Session) CallAsync(ctx context.Context, method string, params any, opts ...CallOption) *Future {
+// CallAsync sends a raw request and returns a Future of its raw result at
+// once. ctx's deadline bounds the request and ctx's cancellation cancels
+// it.
+func (s *Session) CallAsync(ctx context.Context, method string, params any, opts ...CallOption) *Future[messages.RawMessage] {
+	return callAsync(ctx, s, method, params, opts, rawResult)
+}
+
+// callAsync posts a request and returns its Future, whose reader decodes
+// the result with decode.
+func callAsync[T any](ctx context.Context, s *Session, method string, params any, opts []CallOption, decode func(messages.RawMessage) (T, error)) *Future[T] {
 	c, err := s.newCall(ctx, method, params, opts)
 	if err != nil {
-		return failedFuture(err)
+		return failedFuture[T](err)
 	}
-	f := &Future{c: c, s: s, span: c.Span}
+	f := &Future[T]{c: c, s: s, span: c.Span, decode: decode}
 	if ctx.Done() != nil {
 		stop := context.AfterFunc(ctx, func() {
 			err := ctxEndedError(ctx, method)
@@ -97,7 +75,12 @@ func (s *Session) newCall(ctx context.Context, method string, params any, opts [
 		c.Deadline = dl
 	}
 	for _, o := range opts {
-		o(c)
+		if o.apply != nil {
+			o.apply(c)
+		}
+	}
+	if c.Err != nil { // an option that could not be applied (WithMeta)
+		return nil, c.Err
 	}
 	if tel := s.engine.tel; tel != nil {
 		s.traceCall(ctx, tel, c)
@@ -109,9 +92,9 @@ func (s *Session) newCall(ctx context.Context, method string, params any, opts [
 func (s *Session) afterClose(c *actors.Call) (messages.RawMessage, error) {
 	select {
 	case <-c.Done():
-		return c.Result, c.Err
+		return c.Result, publicError(c.Err)
 	default:
-		return nil, &ClosedError{Cause: s.sh.CloseErr()}
+		return nil, s.closedError()
 	}
 }
 
@@ -137,11 +120,11 @@ func (s *Session) Notify(ctx context.Context, method string, params any) error {
 	s.h.PostNotify(n)
 	select {
 	case <-n.Done():
-		return n.Err
+		return publicError(n.Err)
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-s.sh.Closed():
-		return &ClosedError{Cause: s.sh.CloseErr()}
+		return s.closedError()
 	}
 }
 

@@ -19,26 +19,27 @@ func TestALoneCallerReadsItsOwnAnswersAndSurvivesKill9(t *testing.T) {
 	s := connectServe(t, e)
 	ctx := testCtx(t, 60*time.Second)
 
-	st := s.Stats()
-	byCallers, frames := st.FramesReadByCallers.Load(), st.FramesIn.Load()
+	before := s.Stats()
+	byCallers, frames := before.FramesReadByCallers, before.FramesIn
 	for range 200 {
 		res, err := s.CallTool(ctx, "echo", map[string]any{"text": "x"})
 		require.NoError(t, err)
 		require.Equal(t, "x", res.Content[0].Text)
 	}
-	byCallers, frames = st.FramesReadByCallers.Load()-byCallers, st.FramesIn.Load()-frames
+	after := s.Stats()
+	byCallers, frames = after.FramesReadByCallers-byCallers, after.FramesIn-frames
 	t.Logf("%d of %d answers read by their callers", byCallers, frames)
 	// Only a pause of over 2 ms between two calls (a busy machine) hands
 	// the turn back to the reader goroutine, for one call.
 	assert.GreaterOrEqual(t, byCallers*2, frames, "most answers are read by their callers")
 
 	errc := make(chan error, 1)
-	requests := st.Requests.Load()
+	requests := s.Stats().Requests
 	go func() { // owner: this test; returns when the call fails
 		_, err := s.CallTool(ctx, "sleep", map[string]any{"ms": 120000})
 		errc <- err
 	}()
-	for st.Requests.Load() == requests {
+	for s.Stats().Requests == requests {
 		time.Sleep(time.Millisecond)
 	}
 	time.Sleep(50 * time.Millisecond) // the request reached the server; its caller reads

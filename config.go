@@ -3,6 +3,7 @@ package mcpengine
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"sort"
 	"strings"
@@ -98,7 +99,7 @@ func (f *ConfigFile) Server(name string) (ServerConfig, error) {
 }
 
 // dialer builds the transport for this server.
-func (s ServerConfig) dialer(maxFrame int, e *Engine) (transport.Dialer, error) {
+func (s ServerConfig) dialer(maxFrame int, e *Engine, hook func(*http.Request)) (transport.Dialer, error) {
 	cfg := &e.cfg
 	switch {
 	case s.Command != "":
@@ -112,7 +113,7 @@ func (s ServerConfig) dialer(maxFrame int, e *Engine) (transport.Dialer, error) 
 			Logger:        cfg.Logger,
 		}), nil
 	case s.URL != "":
-		return s.urlDialer(maxFrame, e)
+		return s.urlDialer(maxFrame, e, hook)
 	}
 	return nil, errors.New("mcpengine: server config needs a command")
 }

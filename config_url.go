@@ -119,7 +119,7 @@ func (s ServerConfig) header() (http.Header, error) {
 
 // urlDialer builds the transport of a URL server: Streamable HTTP (with
 // the legacy fallback unless the type forbids it), HTTP+SSE or WebSocket.
-func (s ServerConfig) urlDialer(maxFrame int, e *Engine) (transport.Dialer, error) {
+func (s ServerConfig) urlDialer(maxFrame int, e *Engine, hook func(*http.Request)) (transport.Dialer, error) {
 	u, err := url.Parse(s.URL)
 	if err != nil || u.Host == "" {
 		return nil, fmt.Errorf("mcpengine: server URL %s is not an absolute URL", httpx.RedactURL(s.URL))
@@ -137,6 +137,7 @@ func (s ServerConfig) urlDialer(maxFrame int, e *Engine) (transport.Dialer, erro
 			return nil, err
 		}
 	}
+	client = hookedClient(client, hook)
 	log := e.cfg.Logger
 	scheme := strings.ToLower(u.Scheme)
 	kind := strings.ToLower(s.Type)

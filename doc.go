@@ -5,8 +5,15 @@
 // pending requests and lifecycle, restarts its transport with backoff when
 // the server dies, re-initializes, replays subscriptions, and fails every
 // in-flight call at once with a typed error so no caller hangs. Callers use
-// plain blocking methods (Session.CallTool, ListTools, ReadResource …) or
-// the asynchronous Future forms.
+// plain blocking methods (Session.CallTool, ListTools, ReadResource …),
+// iterators over paginated lists (Session.Tools …), or typed futures
+// (CallToolAsync returns a Future[*messages.CallToolResult]). Call options
+// set a request's timeout, progress callback, _meta members (WithMeta) and
+// HTTP headers (WithHeader).
+//
+// Everything an embedder uses is declared in this package: its errors
+// (match them with errors.Is/As), session states, the Stats snapshot.
+// Package actors, which runs the sessions, is internal to the engine.
 //
 //	eng := mcpengine.New(mcpengine.Config{})
 //	defer eng.Close(ctx)

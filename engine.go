@@ -88,6 +88,16 @@ type Config struct {
 	// settings of its own; nil means one tuned for many sessions
 	// (keep-alive pool, HTTP/2 where offered), shared by the engine.
 	HTTPClient *http.Client
+	// OnHTTPRequest, when set, sees every HTTP request of the engine's URL
+	// sessions just before it is sent (Streamable HTTP POSTs, GET streams
+	// and DELETEs, HTTP+SSE, the WebSocket handshake) and may edit it:
+	// add a header (a request id, a tenant), sign it. It runs on the
+	// request's goroutine, concurrently for concurrent requests; it gets a
+	// copy it may change (an OAuth token request to an authorization
+	// server is not the session's and does not pass through it).
+	// SessionConfig.OnHTTPRequest replaces it for one
+	// session. For one request's headers, see WithHeader.
+	OnHTTPRequest func(req *http.Request)
 
 	// OAuth serves the servers configured with "auth": {"oauth": ...}.
 	OAuth OAuthOptions
@@ -118,6 +128,7 @@ type SessionConfig struct {
 	Elicitation    ElicitationHandler
 	URLElicitation URLElicitationHandler
 	RootsHandler   RootsHandler
+	OnHTTPRequest  func(req *http.Request)
 }
 
 // Engine holds many sessions in one actor system.
@@ -166,9 +177,6 @@ func New(cfg Config) *Engine {
 	return e
 }
 
-// ErrEngineClosed is returned by Connect and Open after Close.
-var ErrEngineClosed = errors.New("mcpengine: engine closed")
-
 // Open starts a session and returns at once; it connects in the background
 // and keeps reconnecting. Calls made before it is ready wait in its queue.
 // A session whose first connect cannot reach its server at all (refused,
@@ -184,7 +192,11 @@ func (e *Engine) Open(ctx context.Context, sc SessionConfig) (*Session, error) {
 	dialer := sc.Dialer
 	if dialer == nil {
 		var err error
-		if dialer, err = sc.Server.dialer(e.cfg.MaxFrameBytes, e); err != nil {
+		hook := e.cfg.OnHTTPRequest
+		if sc.OnHTTPRequest != nil {
+			hook = sc.OnHTTPRequest
+		}
+		if dialer, err = sc.Server.dialer(e.cfg.MaxFrameBytes, e, hook); err != nil {
 			return nil, err
 		}
 	}
@@ -214,7 +226,7 @@ func (e *Engine) Open(ctx context.Context, sc SessionConfig) (*Session, error) {
 	h, err := e.registry.Spawn(ctx, actors.NewShared(e.system, e.workers, ac))
 	if err != nil {
 		e.forget(sc.Name, s, false)
-		return nil, err
+		return nil, publicError(err)
 	}
 	e.mu.Lock() // Sessions and Close read s.h under the lock
 	s.h, s.sh = h, h.Shared()

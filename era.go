@@ -17,46 +17,15 @@ const (
 	EraModern = "modern"
 )
 
-// Errors of protocol negotiation.
-var (
-	// ErrNotInProtocolVersion matches a request refused before sending
-	// because its method does not exist in the negotiated version (ping,
-	// resources/subscribe, logging/setLevel in 2026-07-28).
-	ErrNotInProtocolVersion = actors.ErrNotInProtocolVersion
-	// ErrInputRequired matches a request a 2026-07-28 server still
-	// answered with input_required after MaxInputRounds rounds of input
-	// (InputRequiredError).
-	ErrInputRequired = actors.ErrInputRequired
-	// ErrNoInputHandler matches an InputRequestError for an input request
-	// the engine has no handler for.
-	ErrNoInputHandler = actors.ErrNoInputHandler
-)
-
 // MaxInputRounds bounds the rounds of one 2026-07-28 multi round-trip
 // request: a server answers input_required, the engine answers its input
 // requests with the Sampling, Elicitation and Roots/RootsHandler handlers
 // (the same as for the legacy era's server requests) and sends the request
 // again with inputResponses and requestState, within the call's one
 // deadline, future and span.
-const MaxInputRounds = actors.MaxInputRounds
+const MaxInputRounds = 8
 
 type (
-	// NoCommonVersionError: the server speaks none of the engine's
-	// versions (or not the pinned one). Permanent: the session closes.
-	NoCommonVersionError = actors.NoCommonVersionError
-	// NotModernError: 2026-07-28 was pinned and the server does not speak
-	// it. Permanent.
-	NotModernError = actors.NotModernError
-	// InputRequiredError: see ErrInputRequired; it carries the server's
-	// last answer.
-	InputRequiredError = actors.InputRequiredError
-	// InputRequestError: an input request the engine could not answer (no
-	// handler: ErrNoInputHandler) or whose handler failed (its error,
-	// unwrapped). The request is not sent again: the specification has no
-	// error answer for an input request.
-	InputRequestError = actors.InputRequestError
-	// MethodNotInVersionError: see ErrNotInProtocolVersion.
-	MethodNotInVersionError = actors.MethodNotInVersionError
 	// UnsupportedVersionError is a -32022 answer, its supported list
 	// decoded. Permanent.
 	UnsupportedVersionError = messages.UnsupportedVersionError

@@ -306,7 +306,7 @@ func TestEraCacheSkipsTheProbeForLaterSessions(t *testing.T) {
 			s, err := e.Connect(testCtx(t, 30*time.Second), mcpengine.SessionConfig{Name: name, Server: server})
 			require.NoError(t, err)
 			assert.Equal(t, messages.Version20250618, s.ProtocolVersion())
-			frames = append(frames, s.Stats().FramesOut.Load())
+			frames = append(frames, s.Stats().FramesOut)
 		}
 		// discover, initialize 2025-11-25 (refused), initialize 2025-06-18,
 		// notifications/initialized; then only the last two.
@@ -549,5 +549,5 @@ func TestALegacyServerThatNeverAnswersTheProbeIsReachedThroughInitialize(t *test
 	s, err := e.Connect(testCtx(t, 10*time.Second), mcpengine.SessionConfig{Name: "silent", Dialer: silent})
 	require.NoError(t, err)
 	assert.Equal(t, messages.Version20250618, s.ProtocolVersion())
-	assert.Equal(t, uint64(1), s.Stats().Timeouts.Load(), "the probe timed out")
+	assert.Equal(t, uint64(1), s.Stats().Timeouts, "the probe timed out")
 }

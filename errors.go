@@ -1,61 +1,59 @@
 package mcpengine
 
 import (
-	"github.com/mcpengine/mcpengine/actors"
+	"errors"
+
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/oauth"
 	"github.com/mcpengine/mcpengine/transport"
 )
 
-// Sentinel errors; match with errors.Is. Each is also reachable through the
-// typed errors below with errors.As.
+// Sentinel errors; match with errors.Is. Each is also reachable through
+// the typed errors (errors_types.go) with errors.As.
 var (
-	ErrConnectionLost         = actors.ErrConnectionLost
-	ErrSessionClosed          = actors.ErrSessionClosed
-	ErrTimeout                = actors.ErrTimeout
-	ErrTooManyInFlight        = actors.ErrTooManyInFlight
-	ErrQueueFull              = actors.ErrQueueFull
-	ErrNotReady               = actors.ErrNotReady
-	ErrCapabilityNotSupported = actors.ErrCapabilityNotSupported
-	ErrVersionMismatch        = actors.ErrVersionMismatch
-	ErrProtocol               = actors.ErrProtocol
-	ErrUnreachable            = actors.ErrUnreachable
-	ErrDuplicateName          = actors.ErrDuplicateName
-	ErrUnknownSession         = errUnknownSession
+	// ErrConnectionLost: the connection died while the request was in
+	// flight; whether the server ran it is unknown (ConnectionLostError).
+	ErrConnectionLost error = &sentinel{"mcpengine: connection lost", "connection_lost"}
+	// ErrSessionClosed: the session was closed, by Close or for good
+	// after a permanent failure (ClosedError).
+	ErrSessionClosed error = &sentinel{"mcpengine: session closed", "session_closed"}
+	// ErrTimeout: no answer before the request's deadline (TimeoutError,
+	// which matches context.DeadlineExceeded as well).
+	ErrTimeout error = &sentinel{"mcpengine: request timed out", "timeout"}
+	// ErrTooManyInFlight: the session's in-flight cap (Config.MaxInFlight)
+	// is reached. The request was not sent.
+	ErrTooManyInFlight error = &sentinel{"mcpengine: too many requests in flight", "too_many_in_flight"}
+	// ErrQueueFull: the session is not ready and its wait queue
+	// (Config.QueueLimit) is full. The request was not sent.
+	ErrQueueFull error = &sentinel{"mcpengine: wait queue full", "queue_full"}
+	// ErrNotReady: the session is not ready and the call asked to fail
+	// fast (FailFast). The request was not sent.
+	ErrNotReady error = &sentinel{"mcpengine: session not ready", "not_ready"}
+	// ErrCapabilityNotSupported: the server did not declare the
+	// capability the method needs (CapabilityError). Not sent.
+	ErrCapabilityNotSupported error = &sentinel{"mcpengine: capability not supported by server", "capability_not_supported"}
+	// ErrVersionMismatch: the server answered a protocol version the
+	// engine does not speak, or not the pinned one (VersionMismatchError,
+	// NoCommonVersionError, NotModernError).
+	ErrVersionMismatch error = &sentinel{"mcpengine: protocol version mismatch", "version_mismatch"}
+	// ErrProtocol: the server answered the request with a message that
+	// breaks JSON-RPC (ProtocolError); whether it ran the request is
+	// unknown.
+	ErrProtocol error = &sentinel{"mcpengine: protocol error", "protocol_error"}
+	// ErrUnreachable: the session's first connection never reached its
+	// server (ConnectError).
+	ErrUnreachable error = &sentinel{"mcpengine: server unreachable", "unreachable"}
+	// ErrDuplicateName: Open or Connect with the name of a session the
+	// engine already holds.
+	ErrDuplicateName error = &sentinel{"mcpengine: a session with this name already exists", "duplicate_name"}
+	// ErrUnknownSession: Engine.Session found no session of that name.
+	ErrUnknownSession error = &sentinel{"mcpengine: no session with this name", "unknown_session"}
+	// ErrEngineClosed is returned by Connect and Open after Close.
+	ErrEngineClosed error = &sentinel{"mcpengine: engine closed", "engine_closed"}
 	// ErrUnauthorized: the server requires authorization the engine could
 	// not obtain (a 401 a fresh authorization did not cure, a 403, refused
 	// metadata, a login that needs a user agent). Never retried.
 	ErrUnauthorized = oauth.ErrUnauthorized
-)
-
-// Typed errors.
-type (
-	// ConnectionLostError: the connection died with the request in flight.
-	ConnectionLostError = actors.ConnectionLostError
-	// TimeoutError: no answer before the request's deadline.
-	TimeoutError = actors.TimeoutError
-	// CapabilityError: the server did not declare what the method needs.
-	CapabilityError = actors.CapabilityError
-	// VersionMismatchError: the server answered a version the engine cannot speak.
-	VersionMismatchError = actors.VersionMismatchError
-	// ConnectError: a session's first connection never reached its server
-	// (refused, unresolvable host, TLS failure, command not started);
-	// Connect returns it at once unless Config.RetryInitialConnect.
-	ConnectError = actors.ConnectError
-	// ProtocolError: the server's answer to the request broke JSON-RPC.
-	ProtocolError = actors.ProtocolError
-	// ClosedError: the session is closed; Cause says why.
-	ClosedError = actors.ClosedError
-	// ServerStderrError is a connection failure with the server's last
-	// stderr lines attached (stdio servers).
-	ServerStderrError = actors.ServerStderrError
-	// RPCError is a JSON-RPC error the server answered with. errors.Is
-	// matches it by code against messages.ErrMethodNotFound and the other
-	// messages.Err* sentinels.
-	RPCError = messages.WireError
-	// UnauthorizedError is an authorization failure: the HTTP status, the
-	// OAuth error code and the server's error_description, never a token.
-	UnauthorizedError = oauth.UnauthorizedError
 )
 
 // ErrRequestFailed matches (errors.Is) the error of a request that failed
@@ -64,15 +62,29 @@ type (
 // status and the reason. Whether the server ran the request is unknown.
 var ErrRequestFailed error = &messages.WireError{Code: transport.CodeRequestFailed, Message: "request failed"}
 
+// sentinel is the type of the sentinel errors: a message, and the class
+// telemetry and the load generator report as error.type.
+type sentinel struct{ msg, kind string }
+
+func (e *sentinel) Error() string { return e.msg }
+
+// ErrorType is the error's class (error.type in telemetry).
+func (e *sentinel) ErrorType() string { return e.kind }
+
 // SafeToRetry reports whether err guarantees that the request never left
-// the engine, so sending it again cannot run it twice on the server.
-func SafeToRetry(err error) bool { return actors.SafeToRetry(err) }
-
-var errUnknownSession = errorString("mcpengine: no session with this name")
-
-type errorString string
-
-func (e errorString) Error() string { return string(e) }
+// the engine, so sending it again cannot run it twice on the server: it
+// was refused before the writer had it (ErrNotReady, ErrQueueFull,
+// ErrTooManyInFlight, a capability or protocol version that rules the
+// method out) or the server was never reached (ConnectError).
+func SafeToRetry(err error) bool {
+	switch {
+	case errors.Is(err, ErrNotReady), errors.Is(err, ErrQueueFull), errors.Is(err, ErrTooManyInFlight),
+		errors.Is(err, ErrCapabilityNotSupported):
+		return true
+	}
+	var s interface{ SafeToRetry() bool }
+	return errors.As(err, &s) && s.SafeToRetry()
+}
 
 // URLElicitationRequiredError is a -32042 answer (2025-11-25): the request
 // can go on only once the user has completed the URL-mode elicitations it

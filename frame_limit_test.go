@@ -29,5 +29,5 @@ func TestAnAnswerAboveTheDefaultFrameLimitArrivesWhenTheConfiguredLimitAllowsIt(
 	raw, err := s.Call(testCtx(t, 60*time.Second), messages.MethodToolsCall, map[string]any{"name": "large"}, mcpengine.WithTimeout(20*time.Second))
 	require.NoError(t, err)
 	assert.Greater(t, len(raw), size)
-	assert.Zero(t, s.Stats().InvalidFrames.Load())
+	assert.Zero(t, s.Stats().InvalidFrames)
 }

@@ -98,7 +98,7 @@ func TestEveryFeatureOverEachHTTPTransportInProcess(t *testing.T) {
 			case <-ctx.Done():
 				t.Fatal("resources/updated never arrived")
 			}
-			assert.Zero(t, s.Stats().InvalidFrames.Load())
+			assert.Zero(t, s.Stats().InvalidFrames)
 		})
 	}
 }
@@ -182,8 +182,8 @@ func TestDroppedAnswerStreamsAreResumedWithoutLossOrDuplication(t *testing.T) {
 		require.NoError(t, err)
 	}
 	assert.EqualValues(t, calls, srv.Stats().ToolCalls["echo"]-before, "each call ran once")
-	assert.Zero(t, s.Stats().LateResponses.Load(), "no duplicated answer")
-	assert.Zero(t, s.Stats().Restarts.Load(), "resumption never cost the session")
+	assert.Zero(t, s.Stats().LateResponses, "no duplicated answer")
+	assert.Zero(t, s.Stats().Restarts, "resumption never cost the session")
 }
 
 func TestExpiredHTTPSessionIsReinitialized(t *testing.T) {
@@ -202,7 +202,7 @@ func TestExpiredHTTPSessionIsReinitialized(t *testing.T) {
 		}
 	}
 	assert.Positive(t, lost, "the server expired the session")
-	assert.Positive(t, s.Stats().Restarts.Load())
+	assert.Positive(t, s.Stats().Restarts)
 	assert.GreaterOrEqual(t, srv.Stats().Initialized, int64(2), "a new session was initialized")
 	require.NoError(t, s.Ping(ctx))
 }
@@ -223,7 +223,7 @@ func TestA5xxFailsOneRequestNotTheSession(t *testing.T) {
 	require.ErrorIs(t, failed[0], mcpengine.ErrRequestFailed)
 	assert.Contains(t, failed[0].Error(), "503")
 	assert.Equal(t, mcpengine.StateReady, s.State())
-	assert.Zero(t, s.Stats().Restarts.Load(), "the session was never dropped")
+	assert.Zero(t, s.Stats().Restarts, "the session was never dropped")
 }
 
 func TestLegacyOnlyServerIsReachedByFallback(t *testing.T) {

@@ -1,27 +1,66 @@
 package mcpengine
 
-import "github.com/mcpengine/mcpengine/actors"
-
-// ListenStatus is where a 2026-07-28 session's subscriptions/listen
-// stands: the phase, the filter asked for, the filter the server
-// acknowledged, how many listens were opened, and why the last one
-// dropped or failed.
-type ListenStatus = actors.ListenStatus
-
-// ListenPhase is the phase of a session's listen.
-type ListenPhase = actors.ListenPhase
-
-// The listen phases. ListenEnded is a graceful end (the server answered
-// the request); ListenDropped a stream lost without an answer (re-opened
-// with backoff, or after the reconnect).
-const (
-	ListenNone    = actors.ListenNone
-	ListenOpening = actors.ListenOpening
-	ListenOpen    = actors.ListenOpen
-	ListenEnded   = actors.ListenEnded
-	ListenDropped = actors.ListenDropped
-	ListenFailed  = actors.ListenFailed
+import (
+	"github.com/mcpengine/mcpengine/actors"
+	"github.com/mcpengine/mcpengine/messages"
 )
+
+// ListenPhase is where a 2026-07-28 session's subscriptions/listen
+// stands.
+type ListenPhase int
+
+// The listen phases.
+const (
+	// ListenNone: no listen (handshake era, nothing asked for, not ready).
+	ListenNone ListenPhase = iota
+	// ListenOpening: the request is sent, not yet acknowledged.
+	ListenOpening
+	// ListenOpen: the server acknowledged ListenStatus.Acknowledged.
+	ListenOpen
+	// ListenEnded: the server ended the listen gracefully (it answered
+	// the request); not re-opened until the filter changes or the next
+	// connection.
+	ListenEnded
+	// ListenDropped: the stream was lost without an answer (Err says
+	// how); it is re-opened with backoff, or after the reconnect when the
+	// connection was lost.
+	ListenDropped
+	// ListenFailed: the server refused the request (Err, a JSON-RPC
+	// error); not retried until the filter changes or a reconnect.
+	ListenFailed
+)
+
+func (p ListenPhase) String() string {
+	switch p {
+	case ListenOpening:
+		return "opening"
+	case ListenOpen:
+		return "open"
+	case ListenEnded:
+		return "ended"
+	case ListenDropped:
+		return "dropped"
+	case ListenFailed:
+		return "failed"
+	}
+	return "none"
+}
+
+// ListenStatus is a snapshot of a 2026-07-28 session's
+// subscriptions/listen.
+type ListenStatus struct {
+	Phase ListenPhase
+	// Requested is the filter the engine asked for.
+	Requested messages.SubscriptionFilter
+	// Acknowledged is what the server agreed to honor (Phase ListenOpen;
+	// kept, for the record, once the stream ended).
+	Acknowledged *messages.SubscriptionFilter
+	// Opened counts the listen requests sent over the session's life,
+	// Drops the streams that ended without a result.
+	Opened, Drops int
+	// Err is why the stream dropped or failed.
+	Err error
+}
 
 // Listen returns the status of the session's subscriptions/listen
 // (2026-07-28; always ListenNone in the handshake era, which listens on
@@ -31,4 +70,27 @@ const (
 // OnNotification handler (for the list changes the server declares) or a
 // resource subscription (Subscribe). Its notifications reach
 // OnNotification as in the handshake era.
-func (s *Session) Listen() (ListenStatus, <-chan struct{}) { return s.sh.ListenStatus() }
+func (s *Session) Listen() (ListenStatus, <-chan struct{}) {
+	st, changed := s.sh.ListenStatus()
+	return ListenStatus{
+		Phase:        ListenPhase(st.Phase),
+		Requested:    st.Requested,
+		Acknowledged: st.Acknowledged,
+		Opened:       st.Opened,
+		Drops:        st.Drops,
+		Err:          publicError(st.Err),
+	}, changed
+}
+
+// Notification is a server notification (list_changed,
+// resources/updated, message, cancelled …) as delivered to
+// OnNotification callbacks.
+type Notification struct {
+	Method string
+	Params messages.RawMessage
+}
+
+// publicNotification is a field-for-field copy (no allocation).
+func publicNotification(n actors.Notification) Notification {
+	return Notification{Method: n.Method, Params: n.Params}
+}

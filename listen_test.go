@@ -350,14 +350,15 @@ func TestCallersStillReadTheirOwnAnswersWhileListening(t *testing.T) {
 	defer stop()
 	waitListen(t, s, 10*time.Second, "open", func(st mcpengine.ListenStatus) bool { return st.Phase == mcpengine.ListenOpen })
 
-	st := s.Stats()
-	byCallers, frames := st.FramesReadByCallers.Load(), st.FramesIn.Load()
+	before := s.Stats()
+	byCallers, frames := before.FramesReadByCallers, before.FramesIn
 	for range 200 {
 		res, err := s.CallTool(ctx, "echo", map[string]any{"text": "x"})
 		require.NoError(t, err)
 		require.Equal(t, "x", res.Content[0].Text)
 	}
-	byCallers, frames = st.FramesReadByCallers.Load()-byCallers, st.FramesIn.Load()-frames
+	after := s.Stats()
+	byCallers, frames = after.FramesReadByCallers-byCallers, after.FramesIn-frames
 	t.Logf("%d of %d answers read by their callers", byCallers, frames)
 	// As in TestALoneCallerReadsItsOwnAnswersAndSurvivesKill9: only a
 	// pause of over 2 ms between two calls hands the turn back.

@@ -142,7 +142,7 @@ func TestOAuthUncurable401FailsConnectPromptly(t *testing.T) {
 	var closed *mcpengine.ClosedError
 	require.ErrorAs(t, err, &closed, "closed for good")
 	assert.Equal(t, mcpengine.StateClosed, s.State())
-	assert.Zero(t, s.Stats().Restarts.Load(), "no restart after a permanent failure")
+	assert.Zero(t, s.Stats().Restarts, "no restart after a permanent failure")
 
 	_, asAtFailure := k.Hits()
 	rsAtFailure, _ := k.Hits()

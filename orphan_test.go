@@ -115,7 +115,7 @@ func TestKill9OfAServerWhoseChildHoldsStdoutIsNoticedAndItsGroupKilled(t *testin
 			errs <- err
 		}()
 	}
-	for busy.Stats().Requests.Load() < n {
+	for busy.Stats().Requests < n {
 		runtime.Gosched()
 	}
 	require.NoError(t, busy.Ping(ctx), "the server has read every call")

@@ -2,13 +2,24 @@ package mcpengine
 
 import (
 	"context"
+	"iter"
 
 	"github.com/mcpengine/mcpengine/messages"
 )
 
-// ListPrompts returns every prompt, following pagination cursors.
+// ListPrompts returns every prompt, following pagination cursors; Prompts
+// gives them one at a time instead.
 func (s *Session) ListPrompts(ctx context.Context, opts ...CallOption) ([]messages.Prompt, error) {
-	return collectPages(ctx, s, messages.MethodPromptsList,
+	return collect(s.Prompts(ctx, opts...))
+}
+
+// Prompts iterates over every prompt, requesting the next page only when
+// the loop reaches it: breaking out early sends no further request. A
+// failure comes as the last pair, with the error.
+//
+//	for t, err := range s.Prompts(ctx) { ... }
+func (s *Session) Prompts(ctx context.Context, opts ...CallOption) iter.Seq2[messages.Prompt, error] {
+	return pages(ctx, s, messages.MethodPromptsList,
 		func(r *messages.ListPromptsResult) []messages.Prompt { return r.Prompts },
 		func(r *messages.ListPromptsResult) string { return r.NextCursor }, opts)
 }

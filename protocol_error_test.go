@@ -74,9 +74,9 @@ func TestABrokenAnswerFailsItsCallAtOnceWithAProtocolError(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	assert.Equal(t, uint64(len(brokenAnswers)), s.Stats().InvalidFrames.Load())
-	assert.Zero(t, s.Stats().LateResponses.Load())
-	assert.Zero(t, s.Stats().Timeouts.Load())
+	assert.Equal(t, uint64(len(brokenAnswers)), s.Stats().InvalidFrames)
+	assert.Zero(t, s.Stats().LateResponses)
+	assert.Zero(t, s.Stats().Timeouts)
 	require.NoError(t, s.Ping(ctx))
 	assert.Equal(t, mcpengine.StateReady, s.State())
 }
@@ -90,6 +90,6 @@ func TestInvalidUTF8InAnAnswerIsReplacedAndCounted(t *testing.T) {
 	res, err := s.CallTool(testCtx(t, 30*time.Second), "bad-utf8", nil)
 	require.NoError(t, err)
 	assert.Equal(t, "a\uFFFDb", res.Content[0].Text)
-	assert.Equal(t, uint64(1), s.Stats().InvalidUTF8Frames.Load())
-	assert.Zero(t, s.Stats().InvalidFrames.Load())
+	assert.Equal(t, uint64(1), s.Stats().InvalidUTF8Frames)
+	assert.Zero(t, s.Stats().InvalidFrames)
 }

@@ -3,13 +3,24 @@ package mcpengine
 import (
 	"context"
 	"errors"
+	"iter"
 
 	"github.com/mcpengine/mcpengine/messages"
 )
 
-// ListResources returns every resource, following pagination cursors.
+// ListResources returns every resource, following pagination cursors; Resources
+// gives them one at a time instead.
 func (s *Session) ListResources(ctx context.Context, opts ...CallOption) ([]messages.Resource, error) {
-	return collectPages(ctx, s, messages.MethodResourcesList,
+	return collect(s.Resources(ctx, opts...))
+}
+
+// Resources iterates over every resource, requesting the next page only when
+// the loop reaches it: breaking out early sends no further request. A
+// failure comes as the last pair, with the error.
+//
+//	for t, err := range s.Resources(ctx) { ... }
+func (s *Session) Resources(ctx context.Context, opts ...CallOption) iter.Seq2[messages.Resource, error] {
+	return pages(ctx, s, messages.MethodResourcesList,
 		func(r *messages.ListResourcesResult) []messages.Resource { return r.Resources },
 		func(r *messages.ListResourcesResult) string { return r.NextCursor }, opts)
 }
@@ -19,9 +30,19 @@ func (s *Session) ListResourcesPage(ctx context.Context, cursor string, opts ...
 	return listPage[messages.ListResourcesResult](ctx, s, messages.MethodResourcesList, cursor, opts)
 }
 
-// ListResourceTemplates returns every resource template.
+// ListResourceTemplates returns every resource template, following pagination cursors; ResourceTemplates
+// gives them one at a time instead.
 func (s *Session) ListResourceTemplates(ctx context.Context, opts ...CallOption) ([]messages.ResourceTemplate, error) {
-	return collectPages(ctx, s, messages.MethodResourcesTemplatesList,
+	return collect(s.ResourceTemplates(ctx, opts...))
+}
+
+// ResourceTemplates iterates over every resource template, requesting the next page only when
+// the loop reaches it: breaking out early sends no further request. A
+// failure comes as the last pair, with the error.
+//
+//	for t, err := range s.ResourceTemplates(ctx) { ... }
+func (s *Session) ResourceTemplates(ctx context.Context, opts ...CallOption) iter.Seq2[messages.ResourceTemplate, error] {
+	return pages(ctx, s, messages.MethodResourcesTemplatesList,
 		func(r *messages.ListResourceTemplatesResult) []messages.ResourceTemplate { return r.ResourceTemplates },
 		func(r *messages.ListResourceTemplatesResult) string { return r.NextCursor }, opts)
 }

@@ -8,26 +8,6 @@ import (
 	"github.com/mcpengine/mcpengine/telemetry"
 )
 
-// State is a session's lifecycle state: connecting, initializing, ready,
-// backoff, closed.
-type State = actors.State
-
-// The session states.
-const (
-	StateConnecting   = actors.StateConnecting
-	StateInitializing = actors.StateInitializing
-	StateReady        = actors.StateReady
-	StateBackoff      = actors.StateBackoff
-	StateClosed       = actors.StateClosed
-)
-
-// StateChange is one transition, delivered to WatchState callbacks.
-type StateChange = actors.StateChange
-
-// Notification is a server notification (list_changed, resources/updated,
-// message, cancelled …) as delivered to OnNotification callbacks.
-type Notification = actors.Notification
-
 // Session is one supervised connection to an MCP server. All methods are
 // safe for concurrent use.
 type Session struct {
@@ -45,26 +25,26 @@ type Session struct {
 func (s *Session) Name() string { return s.name }
 
 // State is the current lifecycle state.
-func (s *Session) State() State { return s.sh.State() }
+func (s *Session) State() State { return publicState(s.sh.State()) }
 
 // LastError is the most recent connection failure, if any.
-func (s *Session) LastError() error { return s.sh.LastError() }
+func (s *Session) LastError() error { return publicError(s.sh.LastError()) }
 
 // WaitReady blocks until the session is ready, ctx ends, or the session
 // closes for good (then the close cause is returned).
 func (s *Session) WaitReady(ctx context.Context) error {
 	for {
 		changed := s.sh.StateChanged()
-		switch s.sh.State() {
+		switch publicState(s.sh.State()) {
 		case StateReady:
 			return nil
 		case StateClosed:
-			return &ClosedError{Cause: s.sh.CloseErr()}
+			return s.closedError()
 		}
 		select {
 		case <-changed:
 		case <-ctx.Done():
-			if last := s.sh.LastError(); last != nil {
+			if last := s.LastError(); last != nil {
 				return &waitError{ctx: ctx.Err(), last: last}
 			}
 			return ctx.Err()
@@ -81,7 +61,9 @@ func (e *waitError) Unwrap() []error { return []error{e.ctx, e.last} }
 
 // WatchState calls fn for every state change, in order, on the session's
 // callback dispatcher. It returns a function that stops the watch.
-func (s *Session) WatchState(fn func(StateChange)) (stop func()) { return s.sh.WatchState(fn) }
+func (s *Session) WatchState(fn func(StateChange)) (stop func()) {
+	return s.sh.WatchState(func(c actors.StateChange) { fn(publicStateChange(c)) })
+}
 
 // OnNotification calls fn for every server notification except progress
 // (which goes to the call that asked for it), in order, on the session's
@@ -92,7 +74,7 @@ func (s *Session) WatchState(fn func(StateChange)) (stop func()) { return s.sh.W
 // changes the server declares (subscriptions/listen, see Listen); the
 // listen closes when the last handler stops and nothing else is wanted.
 func (s *Session) OnNotification(fn func(Notification)) (stop func()) {
-	stopWatch := s.sh.WatchNotifications(fn)
+	stopWatch := s.sh.WatchNotifications(func(n actors.Notification) { fn(publicNotification(n)) })
 	s.h.RefreshListen()
 	return func() {
 		stopWatch()
@@ -132,12 +114,10 @@ func (s *Session) Instructions() string {
 	return ""
 }
 
-// Stats are a session's live counters (frames in and out, invalid frames
-// discarded, late responses, restarts, requests, timeouts).
-type Stats = actors.Stats
-
-// Stats returns the session's live counters.
-func (s *Session) Stats() *Stats { return s.sh.Stats() }
+// Stats returns a snapshot of the session's counters (frames in and out,
+// invalid frames discarded, late responses, restarts, requests,
+// timeouts).
+func (s *Session) Stats() Stats { return statsOf(s.sh.Stats()) }
 
 // SetRoots replaces the roots the engine answers to roots/list and sends
 // notifications/roots/list_changed.
@@ -147,7 +127,12 @@ func (s *Session) SetRoots(roots []messages.Root) { s.h.SetRoots(roots) }
 // ErrSessionClosed, the server is shut down (stdin closed, then SIGTERM,
 // then SIGKILL), all within ctx.
 func (s *Session) Close(ctx context.Context) error {
-	err := s.h.Close(ctx)
+	err := publicError(s.h.Close(ctx))
 	s.engine.forget(s.name, s, err != nil)
 	return err
+}
+
+// closedError is what a call gets once the session closed for good.
+func (s *Session) closedError() error {
+	return &ClosedError{Cause: publicError(s.sh.CloseErr())}
 }

@@ -324,7 +324,7 @@ func TestFutureAwaitDoneAndCancel(t *testing.T) {
 
 	f := s.CallToolAsync(ctx, "echo", map[string]any{"text": "async"})
 	<-f.Done()
-	res, err := mcpengine.DecodeCallToolResult(f.Await(ctx))
+	res, err := f.Await(ctx)
 	require.NoError(t, err)
 	assert.Equal(t, "async", res.Content[0].Text)
 
@@ -333,7 +333,7 @@ func TestFutureAwaitDoneAndCancel(t *testing.T) {
 	_, err = slow.Await(short)
 	cancel()
 	assert.ErrorIs(t, err, context.DeadlineExceeded, "Await's ctx does not cancel the request")
-	_, _, ok := slow.Result()
+	_, ok, _ := slow.Result()
 	assert.False(t, ok)
 	slow.Cancel()
 	_, err = slow.Await(ctx)

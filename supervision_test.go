@@ -42,7 +42,7 @@ func TestKill9WithAThousandCallsInFlightFailsEveryCallerPromptlyAndRecovers(t *t
 	}
 	// The server reads frames in order: once a ping sent after all 1000
 	// calls is answered, every call has reached it.
-	for s.Stats().Requests.Load() < n {
+	for s.Stats().Requests < n {
 		runtime.Gosched()
 	}
 	require.NoError(t, s.Ping(ctx))
@@ -67,7 +67,7 @@ func TestKill9WithAThousandCallsInFlightFailsEveryCallerPromptlyAndRecovers(t *t
 	require.NoError(t, err)
 	assert.Equal(t, "back", res.Content[0].Text)
 	assert.NotEqual(t, oldPID, servePID(t), "a new server process")
-	assert.GreaterOrEqual(t, s.Stats().Restarts.Load(), uint64(1))
+	assert.GreaterOrEqual(t, s.Stats().Restarts, uint64(1))
 }
 
 func TestServerClosingStdoutIsTreatedAsEOFAndRestarted(t *testing.T) {
@@ -102,9 +102,9 @@ func TestGarbageAndInvalidUTF8AreCountedAndDiscardedWhileCallsSucceed(t *testing
 		require.NoError(t, err)
 		assert.Equal(t, strconv.Itoa(i), res.Content[0].Text)
 	}
-	assert.GreaterOrEqual(t, s.Stats().InvalidFrames.Load(), uint64(10))
+	assert.GreaterOrEqual(t, s.Stats().InvalidFrames, uint64(10))
 	assert.Equal(t, mcpengine.StateReady, s.State())
-	assert.Equal(t, uint64(0), s.Stats().Restarts.Load(), "garbage never restarts the session")
+	assert.Equal(t, uint64(0), s.Stats().Restarts, "garbage never restarts the session")
 }
 
 func TestStderrFloodNeverStallsTheSession(t *testing.T) {

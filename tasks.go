@@ -158,9 +158,9 @@ func (t *ToolTask) Wait(ctx context.Context) (*messages.CallToolResult, error) {
 // ListTasks returns every task the server keeps for this client
 // (tasks/list; the server must declare tasks.list).
 func (s *Session) ListTasks(ctx context.Context, opts ...CallOption) ([]messages.Task, error) {
-	return collectPages(ctx, s, messages.MethodTasksList,
+	return collect(pages(ctx, s, messages.MethodTasksList,
 		func(r *messages.ListTasksResult) []messages.Task { return r.Tasks },
-		func(r *messages.ListTasksResult) string { return r.NextCursor }, opts)
+		func(r *messages.ListTasksResult) string { return r.NextCursor }, opts))
 }
 
 // taskTools remembers which tools of a session's server must run as tasks,

@@ -2,18 +2,29 @@ package mcpengine
 
 import (
 	"context"
+	"iter"
 
 	"github.com/mcpengine/mcpengine/messages"
 )
 
-// ListTools returns every tool, following pagination cursors. The
-// session remembers which tools must run as tasks, for CallTool.
+// ListTools returns every tool, following pagination cursors; Tools
+// gives them one at a time instead. The session remembers which tools
+// must run as tasks, for CallTool.
 func (s *Session) ListTools(ctx context.Context, opts ...CallOption) ([]messages.Tool, error) {
-	tools, err := collectPages(ctx, s, messages.MethodToolsList,
-		func(r *messages.ListToolsResult) []messages.Tool { return r.Tools },
-		func(r *messages.ListToolsResult) string { return r.NextCursor }, opts)
+	tools, err := collect(s.Tools(ctx, opts...))
 	s.tasks.learn(tools)
 	return tools, err
+}
+
+// Tools iterates over every tool, requesting the next page only when
+// the loop reaches it: breaking out early sends no further request. A
+// failure comes as the last pair, with the error.
+//
+//	for t, err := range s.Tools(ctx) { ... }
+func (s *Session) Tools(ctx context.Context, opts ...CallOption) iter.Seq2[messages.Tool, error] {
+	return pages(ctx, s, messages.MethodToolsList,
+		func(r *messages.ListToolsResult) []messages.Tool { return r.Tools },
+		func(r *messages.ListToolsResult) string { return r.NextCursor }, opts)
 }
 
 // ListToolsPage returns one page; pass the previous page's NextCursor.
@@ -31,14 +42,8 @@ func (s *Session) CallTool(ctx context.Context, name string, args any, opts ...C
 	return s.callTool(ctx, name, args, opts)
 }
 
-// CallToolAsync calls a tool and returns a Future; decode its result with
-// DecodeCallToolResult.
-func (s *Session) CallToolAsync(ctx context.Context, name string, args any, opts ...CallOption) *Future {
-	return s.CallAsync(ctx, messages.MethodToolsCall, &messages.CallToolParams{Name: name, Arguments: args}, opts...)
-}
-
-// DecodeCallToolResult decodes a tools/call Future's result.
-func DecodeCallToolResult(raw messages.RawMessage, err error) (*messages.CallToolResult, error) {
-	// raw comes from the application, which may reuse its buffer: copy.
-	return decodeWith[messages.CallToolResult](messages.Unmarshal, raw, err)
+// CallToolAsync calls a tool and returns a Future of its decoded result
+// at once; Await gives what CallTool would have.
+func (s *Session) CallToolAsync(ctx context.Context, name string, args any, opts ...CallOption) *Future[*messages.CallToolResult] {
+	return callAsync(ctx, s, messages.MethodToolsCall, &messages.CallToolParams{Name: name, Arguments: args}, opts, decodeResult[messages.CallToolResult])
 }

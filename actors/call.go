@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"net/http"
 	"sync/atomic"
 	"time"
 
@@ -25,14 +26,19 @@ type Call struct {
 	// ResetOnProgress extends the deadline by Timeout on every progress
 	// notification, up to MaxTotal after the request was sent.
 	ResetOnProgress bool
-	MaxTotal        time.Duration
+	// FailFast makes a call that finds the session not ready fail with
+	// ErrNotReady instead of waiting in the queue. (Beside the other bool,
+	// so that Header fits: Call stays in the 240-byte size class.)
+	FailFast bool
+	MaxTotal time.Duration
 	// Progress, when set, makes the engine generate a progress token for
 	// this request and receive its notifications/progress, in order, on the
 	// session's dispatcher (never on the reader or the actor).
 	Progress func(messages.ProgressParams)
-	// FailFast makes a call that finds the session not ready fail with
-	// ErrNotReady instead of waiting in the queue.
-	FailFast bool
+	// Header, when set, goes with the request as HTTP headers on a
+	// connection that sends them per request (transport.RequestHeaders:
+	// Streamable HTTP); other transports ignore it.
+	Header http.Header
 	// Span, when telemetry is on, is ended with the call's outcome.
 	Span *telemetry.CallSpan
 

@@ -13,7 +13,7 @@ import (
 
 // Defaults for a session's configuration.
 const (
-	DefaultRequestTimeout = 60 * time.Second
+	defaultRequestTimeout = 60 * time.Second
 	DefaultInitTimeout    = 30 * time.Second
 	DefaultMaxInFlight    = 4096
 	DefaultQueueLimit     = 1024
@@ -90,7 +90,7 @@ type SessionConfig struct {
 
 func (c *SessionConfig) withDefaults() {
 	if c.RequestTimeout <= 0 {
-		c.RequestTimeout = DefaultRequestTimeout
+		c.RequestTimeout = defaultRequestTimeout
 	}
 	if c.InitTimeout <= 0 {
 		c.InitTimeout = DefaultInitTimeout

@@ -20,4 +20,4 @@ func (*trackSubscription) IgnoreDeadLetterLogging() {}
 func (*trackLogLevel) IgnoreDeadLetterLogging()     {}
 func (*closeSession) IgnoreDeadLetterLogging()      {}
 func (*listenRetry) IgnoreDeadLetterLogging()       {}
-func (*RefreshListen) IgnoreDeadLetterLogging()     {}
+func (*refreshListen) IgnoreDeadLetterLogging()     {}

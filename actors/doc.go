@@ -8,4 +8,10 @@
 // Only the session actor touches session state. Callers, the reader, timers
 // and handler goroutines all talk to it by posting the small messages
 // declared in messages.go.
+//
+// This package is internal to the engine: it exports only what the root
+// package (github.com/mcpengine/mcpengine) needs, and its API carries no
+// compatibility promise; it may change in any release. Embedders use the
+// root package, which declares its own errors, states and stats and
+// translates the ones produced here at its boundary (errors_public.go).
 package actors

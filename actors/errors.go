@@ -7,7 +7,8 @@ import (
 	"time"
 )
 
-// Sentinel errors. The root package re-exports them; match with errors.Is.
+// Sentinel errors of the actor. The root package declares its own and
+// translates these at its boundary; inside the engine, match with errors.Is.
 var (
 	// ErrConnectionLost: the connection died while the request was in
 	// flight; whether the server ran it is unknown.

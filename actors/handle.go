@@ -51,7 +51,7 @@ func (h *Handle) Cancel(c *Call, reason error) {
 }
 
 // SetRoots replaces the roots answered to roots/list and notifies the server.
-func (h *Handle) SetRoots(roots []RootEntry) { h.sys.Root.Send(h.pid, &setRoots{roots: roots}) }
+func (h *Handle) SetRoots(roots []rootEntry) { h.sys.Root.Send(h.pid, &setRoots{roots: roots}) }
 
 // TrackSubscription records (on) or forgets a resource subscription so it
 // is replayed after reconnects.
@@ -94,4 +94,4 @@ func (h *Handle) WaitClosed() {
 // RefreshListen tells a 2026-07-28 session that the embedder's interest
 // changed (a notification handler added or removed): its listen is opened,
 // replaced or closed to match.
-func (h *Handle) RefreshListen() { h.sys.Root.Send(h.pid, &RefreshListen{}) }
+func (h *Handle) RefreshListen() { h.sys.Root.Send(h.pid, &refreshListen{}) }

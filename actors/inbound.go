@@ -264,7 +264,7 @@ func (a *sessionActor) reply(id messages.ID, result any, err error) {
 }
 
 func (a *sessionActor) onSetRoots(m *setRoots) {
-	a.sh.roots = append([]RootEntry{}, m.roots...)
+	a.sh.roots = append([]rootEntry{}, m.roots...)
 	// The stateless era has no client notifications: a server asks for
 	// roots in each request's input requests instead.
 	if neg := a.sh.negotiated.Load(); a.state == StateReady && (neg == nil || !neg.Modern()) {

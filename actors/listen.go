@@ -87,9 +87,9 @@ func (c *Call) noDeadline() bool { return c.Timeout == noTimeout && c.onDone != 
 // listenRetry is sent by the listen's backoff timer. No reply.
 type listenRetry struct{ gen uint64 }
 
-// RefreshListen is sent when the embedder's interest changed (a
+// refreshListen is sent when the embedder's interest changed (a
 // notification handler added or removed). No reply.
-type RefreshListen struct{}
+type refreshListen struct{}
 
 // listenShared is the listen's state readable from any goroutine.
 type listenShared struct {

@@ -79,7 +79,7 @@ type serverReplyReady struct {
 // setRoots is sent by Session.SetRoots: answer roots/list with these from
 // now on and tell the server the list changed. No reply.
 type setRoots struct {
-	roots []RootEntry
+	roots []rootEntry
 }
 
 // trackSubscription is sent by the subscribe helpers after the server
@@ -103,5 +103,5 @@ type closeSession struct {
 	done chan struct{}
 }
 
-// RootEntry is a root the client exposes (alias kept small for the API).
-type RootEntry = messages.Root
+// rootEntry is a root the client exposes (alias kept small for the API).
+type rootEntry = messages.Root

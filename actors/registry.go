@@ -58,16 +58,16 @@ func (registryActor) Receive(ctx actor.Context) {
 	}
 }
 
-// PanicRestarts is how many panics a session may have within
+// panicRestarts is how many panics a session may have within
 // PanicWindow before protoactor stops restarting it.
 const (
-	PanicRestarts = 10
+	panicRestarts = 10
 	PanicWindow   = time.Minute
 )
 
 // NewRegistry spawns the registry actor.
 func NewRegistry(sys *actor.ActorSystem) *Registry {
-	strategy := actor.NewOneForOneStrategy(PanicRestarts, PanicWindow, func(any) actor.Directive { return actor.RestartDirective })
+	strategy := actor.NewOneForOneStrategy(panicRestarts, PanicWindow, func(any) actor.Directive { return actor.RestartDirective })
 	props := actor.PropsFromProducer(func() actor.Actor { return registryActor{} }, actor.WithSupervisor(strategy))
 	return &Registry{sys: sys, pid: sys.Root.Spawn(props)}
 }
@@ -78,7 +78,7 @@ var ErrDuplicateName = errors.New("mcpengine: a session with this name already e
 // Spawn starts a session actor for sh and returns its handle.
 func (r *Registry) Spawn(ctx context.Context, sh *Shared) (*Handle, error) {
 	reply := make(chan spawnResult, 1)
-	r.sys.Root.Send(r.pid, &spawnSession{name: sh.name, props: NewSessionProps(sh), reply: reply})
+	r.sys.Root.Send(r.pid, &spawnSession{name: sh.name, props: newSessionProps(sh), reply: reply})
 	select {
 	case res := <-reply:
 		if errors.Is(res.err, actor.ErrNameExists) {

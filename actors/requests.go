@@ -6,6 +6,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/transport"
 )
 
 // onCall admits a caller's request: straight to the wire when ready,
@@ -116,6 +117,11 @@ func (a *sessionActor) transmit(c *Call) {
 
 	if c.Progress != nil {
 		params = withProgressToken(params, c.id)
+	}
+	if c.Header != nil && a.conn != nil {
+		if rh, ok := a.conn.conn.(transport.RequestHeaders); ok {
+			rh.SetRequestHeaders(messages.NumberID(c.id), c.Header)
+		}
 	}
 	a.writeRequestMeta(messages.NumberID(c.id), c.Method, params, meta)
 }

@@ -70,9 +70,9 @@ type connection struct {
 	reader *connReader // nil for a PushConn
 }
 
-// NewSessionProps returns the props that create (and on panic, re-create)
+// newSessionProps returns the props that create (and on panic, re-create)
 // the session actor for sh.
-func NewSessionProps(sh *Shared) *actor.Props {
+func newSessionProps(sh *Shared) *actor.Props {
 	return actor.PropsFromProducer(func() actor.Actor {
 		return &sessionActor{
 			sh:        sh,
@@ -123,7 +123,7 @@ func (a *sessionActor) Receive(ctx actor.Context) {
 		}
 		a.tellConnection()
 		a.refreshListen()
-	case *RefreshListen:
+	case *refreshListen:
 		a.refreshListen()
 	case *listenRetry:
 		a.onListenRetry(m)

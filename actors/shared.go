@@ -61,7 +61,7 @@ type Shared struct {
 
 	// actor only: survives panic restarts.
 	epoch         uint64
-	roots         []RootEntry
+	roots         []rootEntry
 	subscriptions map[string]struct{}
 	logLevel      string
 }
@@ -111,7 +111,7 @@ func NewShared(sys *actor.ActorSystem, workers *Workers, cfg SessionConfig) *Sha
 	}
 	sh.disp = newDispatcher(cfg.DispatchQueue, &sh.stats.CallbacksDropped)
 	if cfg.Roots != nil {
-		sh.roots = append([]RootEntry{}, cfg.Roots...)
+		sh.roots = append([]rootEntry{}, cfg.Roots...)
 	}
 	return sh
 }

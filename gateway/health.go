@@ -51,7 +51,7 @@ func (g *Gateway) Health() Health {
 				ProtocolVersion: m.s.ProtocolVersion(),
 				InFlight:        m.load.Load(),
 				Requests:        m.calls.Load(),
-				Restarts:        m.s.Stats().Restarts.Load(),
+				Restarts:        m.s.Stats().Restarts,
 			}
 			if err := m.s.LastError(); err != nil {
 				s.LastError = err.Error()

@@ -106,8 +106,8 @@ func callTool(cmd *cobra.Command, f *targetFlags, c *client, name string, args m
 	if err != nil {
 		return requestError(fmt.Sprintf("tool %q", name), err)
 	}
-	res, err := mcpengine.DecodeCallToolResult(raw, nil)
-	if err != nil {
+	var res messages.CallToolResult
+	if err := messages.Unmarshal(raw, &res); err != nil {
 		return fmt.Errorf("tool %q: cannot decode the result: %w", name, err)
 	}
 

@@ -159,7 +159,7 @@ func (f *fault) restarts() uint64 {
 	defer f.mu.Unlock()
 	var n uint64
 	for _, s := range f.sessions {
-		n += s.Stats().Restarts.Load()
+		n += s.Stats().Restarts
 	}
 	return n
 }

@@ -136,7 +136,7 @@ func TestHTTP5xx(t *testing.T) {
 	}
 	f.mu.Unlock()
 	assert.Equal(t, mcpengine.StateReady, s.State())
-	assert.Zero(t, s.Stats().Restarts.Load())
+	assert.Zero(t, s.Stats().Restarts)
 }
 
 // The server forgets the session after 5 request POSTs (404): the calls
@@ -165,7 +165,7 @@ func TestExpiredSession(t *testing.T) {
 		require.ErrorIs(t, err, transport.ErrSessionExpired)
 		require.Less(t, attempt, 2, "a ping never got through")
 	}
-	assert.Positive(t, s.Stats().Restarts.Load())
+	assert.Positive(t, s.Stats().Restarts)
 }
 
 // SSE answers cut before their response, ended cleanly or aborted: the
@@ -187,8 +187,8 @@ func TestCutStreams(t *testing.T) {
 		// could complete 64 before a cut one is resumed on a loaded machine
 		// (the resume then gets 400, and the call ErrRequestFailed).
 		assert.Zero(t, echoAll(f, s, name, 8, scale(8, 48), nil))
-		assert.Zero(t, s.Stats().LateResponses.Load(), "%s: no answer twice", name)
-		assert.Zero(t, s.Stats().Restarts.Load(), name)
+		assert.Zero(t, s.Stats().LateResponses, "%s: no answer twice", name)
+		assert.Zero(t, s.Stats().Restarts, name)
 		assert.Equal(t, mcpengine.StateReady, s.State(), name)
 	}
 }
@@ -222,7 +222,7 @@ func cutModernStreams(t *testing.T) {
 		}
 		f.mu.Unlock()
 		assert.Zero(t, gets.Load(), "%s: no resumption GET in 2026-07-28", name)
-		assert.Zero(t, s.Stats().Restarts.Load(), name)
+		assert.Zero(t, s.Stats().Restarts, name)
 		assert.Equal(t, mcpengine.StateReady, s.State(), name)
 	}
 }
@@ -237,7 +237,7 @@ func TestHTTPNeverAnswers(t *testing.T) {
 		deadlineCalls(f, s, scale(25, 250), 300*time.Millisecond, "sleep", func(int) map[string]any { return map[string]any{"ms": 600000} })
 		assert.Zero(t, echoAll(f, s, "n", 4, 4, nil))
 		assert.Equal(t, mcpengine.StateReady, s.State())
-		assert.Zero(t, s.Stats().Restarts.Load())
+		assert.Zero(t, s.Stats().Restarts)
 	}
 }
 
@@ -255,7 +255,7 @@ func TestHTTPOversizedFrame(t *testing.T) {
 		assert.Less(t, took, slack, mode.String())
 		assert.Zero(t, echoAll(f, s, mode.String(), 4, 4, nil), mode.String())
 		assert.Equal(t, mcpengine.StateReady, s.State(), mode.String())
-		assert.Zero(t, s.Stats().Restarts.Load(), mode.String())
+		assert.Zero(t, s.Stats().Restarts, mode.String())
 	}
 }
 
@@ -281,7 +281,7 @@ func TestHTTPSlowTrickle(t *testing.T) {
 	assert.Equal(t, text+"-mine", r.text)
 	assert.Zero(t, echoAll(f, s, "t", 4, 2, nil))
 	assert.Equal(t, mcpengine.StateReady, s.State())
-	assert.Zero(t, s.Stats().Restarts.Load())
+	assert.Zero(t, s.Stats().Restarts)
 }
 
 // The GET stream is refused with 503 (every time) while calls go on:
@@ -291,7 +291,7 @@ func TestHTTPGetStreamRefused(t *testing.T) {
 	s := f.connect("gets", httpServer(f.demoHTTP(demoserver.HTTPOptions{FailGets: 1 << 30})))
 	assert.Zero(t, echoAll(f, s, "g", 4, 8, nil))
 	assert.Equal(t, mcpengine.StateReady, s.State())
-	assert.Zero(t, s.Stats().Restarts.Load())
+	assert.Zero(t, s.Stats().Restarts)
 }
 
 // The HTTP server goes away (shut down, then nothing listens): calls
@@ -315,7 +315,7 @@ func TestHTTPServerGone(t *testing.T) {
 	f.mu.Unlock()
 	// Measured, not asserted: each request fails alone (connection
 	// refused is an HTTP-level failure), and the session says ready.
-	t.Logf("state %v, restarts %d, last error %v", s.State(), s.Stats().Restarts.Load(), s.LastError())
+	t.Logf("state %v, restarts %d, last error %v", s.State(), s.Stats().Restarts, s.LastError())
 }
 
 // A server that answers a protocol version the engine cannot speak, over
@@ -359,7 +359,7 @@ func TestHTTPExpiryLoop(t *testing.T) {
 		}
 		assert.Less(t, took, 200*time.Millisecond+slack, "a call waited past its deadline")
 	}
-	restarts := s.Stats().Restarts.Load()
+	restarts := s.Stats().Restarts
 	assert.Positive(t, restarts)
 	assert.LessOrEqual(t, restarts, uint64(maxRestarts), "restarts over %v: the backoff was reset by handshakes", window)
 }
@@ -372,7 +372,7 @@ func TestHTTPInitializeFails(t *testing.T) {
 	s := f.connect("first-fails", httpServer(f.demoHTTP(demoserver.HTTPOptions{FailNth: 1})))
 	t.Logf("ready %v after Open", time.Since(start))
 	assert.Zero(t, echoAll(f, s, "i", 2, 2, nil))
-	assert.Positive(t, s.Stats().Restarts.Load())
+	assert.Positive(t, s.Stats().Restarts)
 }
 
 // A server that takes the initialize POST and never answers it: Connect
@@ -422,7 +422,7 @@ func TestWebSocketServerGone(t *testing.T) {
 	var wg sync.WaitGroup
 	var closedAt time.Time
 	var mu sync.Mutex
-	sent := s.Stats().Requests.Load()
+	sent := s.Stats().Requests
 	for i := range n {
 		wg.Add(1)
 		// Owner: this test; exits when the call returns (the server closes).
@@ -468,7 +468,7 @@ func TestLegacySSE(t *testing.T) {
 	})
 	assert.Positive(t, failed, "the server failed requests")
 	assert.Equal(t, mcpengine.StateReady, s.State())
-	assert.Zero(t, s.Stats().Restarts.Load())
+	assert.Zero(t, s.Stats().Restarts)
 
 	left := make(chan struct{})
 	var once sync.Once
@@ -482,7 +482,7 @@ func TestLegacySSE(t *testing.T) {
 	var wg sync.WaitGroup
 	var closedAt time.Time
 	var mu sync.Mutex
-	sent := s.Stats().Requests.Load()
+	sent := s.Stats().Requests
 	for i := range n {
 		wg.Add(1)
 		// Owner: this test; exits when the call returns (the server closes).
@@ -561,6 +561,6 @@ func brokenAnswers(t *testing.T, f *fault, s *mcpengine.Session) {
 	assert.Zero(t, echoAll(f, s, "b", 8, 4, nil))
 	wg.Wait()
 	assert.Equal(t, mcpengine.StateReady, s.State())
-	assert.Zero(t, s.Stats().Restarts.Load())
-	assert.Zero(t, s.Stats().Timeouts.Load())
+	assert.Zero(t, s.Stats().Restarts)
+	assert.Zero(t, s.Stats().Timeouts)
 }

@@ -98,7 +98,7 @@ func TestDiesWithChildrenAlive(t *testing.T) {
 	var wg sync.WaitGroup
 	var killed time.Time
 	var killedMu sync.Mutex
-	sent := busy.Stats().Requests.Load()
+	sent := busy.Stats().Requests
 	for i := range n {
 		wg.Add(1)
 		// Owner: this test; exits when the call returns.
@@ -143,8 +143,8 @@ func TestDiesWithChildrenAlive(t *testing.T) {
 	waitState(t, idle, mcpengine.StateReady, slack)
 	require.NoError(t, busy.Ping(f.ctx(requestTimeout)))
 	require.NoError(t, idle.Ping(f.ctx(requestTimeout)))
-	assert.Equal(t, uint64(1), busy.Stats().Restarts.Load())
-	assert.Equal(t, uint64(1), idle.Stats().Restarts.Load())
+	assert.Equal(t, uint64(1), busy.Stats().Restarts)
+	assert.Equal(t, uint64(1), idle.Stats().Restarts)
 	f.notePIDs()
 }
 
@@ -178,7 +178,7 @@ func TestCrashLoop(t *testing.T) {
 		assert.Less(t, took, 200*time.Millisecond+slack, "a call waited past its deadline")
 		f.notePIDs()
 	}
-	restarts := s.Stats().Restarts.Load()
+	restarts := s.Stats().Restarts
 	assert.Positive(t, restarts, "the server died and was restarted")
 	assert.LessOrEqual(t, restarts, uint64(maxRestarts), "restarts over %v: the backoff was reset by handshakes", window)
 	assert.NotEqual(t, mcpengine.StateClosed, s.State(), "a crash loop is retried without limit")
@@ -200,9 +200,9 @@ func TestBrokenFrames(t *testing.T) {
 	f := newFault(t, "stdio", "garbage dropped and counted; every caller its own answer; no restart", mcpengine.Config{})
 	s := f.connect("garbage", engineServe("--garbage-every", "1"))
 	assert.Zero(t, echoAll(f, s, "g", scale(16, 64), scale(8, 32), nil))
-	assert.GreaterOrEqual(t, s.Stats().InvalidFrames.Load()+s.Stats().InvalidUTF8Frames.Load(), uint64(16*8/2))
+	assert.GreaterOrEqual(t, s.Stats().InvalidFrames+s.Stats().InvalidUTF8Frames, uint64(16*8/2))
 	assert.Equal(t, mcpengine.StateReady, s.State())
-	assert.Zero(t, s.Stats().Restarts.Load())
+	assert.Zero(t, s.Stats().Restarts)
 }
 
 // Answers whose id matches a pending call but that break JSON-RPC
@@ -213,7 +213,7 @@ func TestBrokenAnswer(t *testing.T) {
 	f := newFault(t, "stdio", "*ProtocolError at once (result+error, jsonrpc 1.0, string id); others unharmed; no restart", mcpengine.Config{})
 	s := f.connect("broken", scripted(modeTools, nil))
 	brokenAnswers(t, f, s)
-	assert.Equal(t, uint64(12), s.Stats().InvalidFrames.Load())
+	assert.Equal(t, uint64(12), s.Stats().InvalidFrames)
 }
 
 // An answer above Config.MaxFrameBytes: the stdio connection cannot
@@ -226,7 +226,7 @@ func TestOversizedFrame(t *testing.T) {
 	// Calls in flight on the same connection fail with it.
 	n := scale(10, 100)
 	var wg sync.WaitGroup
-	sent := s.Stats().Requests.Load()
+	sent := s.Stats().Requests
 	for i := range n {
 		wg.Add(1)
 		// Owner: this test; exits when the call returns (with the connection).
@@ -248,7 +248,7 @@ func TestOversizedFrame(t *testing.T) {
 	waitState(t, s, mcpengine.StateReady, slack)
 	f.notePIDs()
 	assert.Zero(t, echoAll(f, s, "o", 4, 4, nil))
-	assert.Equal(t, uint64(1), s.Stats().Restarts.Load())
+	assert.Equal(t, uint64(1), s.Stats().Restarts)
 }
 
 // A tool call the server never answers: callers with a ctx deadline get
@@ -260,7 +260,7 @@ func TestNeverAnswers(t *testing.T) {
 	deadlineCalls(f, s, scale(50, 500), 300*time.Millisecond, "hang", func(int) map[string]any { return nil })
 	assert.Zero(t, echoAll(f, s, "n", 4, 4, nil))
 	assert.Equal(t, mcpengine.StateReady, s.State())
-	assert.Zero(t, s.Stats().Restarts.Load())
+	assert.Zero(t, s.Stats().Restarts)
 }
 
 // A server that stops reading its stdin while the client writes: the pipe
@@ -283,7 +283,7 @@ func TestFloodsStderr(t *testing.T) {
 	s := f.connect("noisy", engineServe("--stderr-spam", "1048576"))
 	assert.Zero(t, echoAll(f, s, "s", 4, scale(8, 25), nil))
 	assert.Equal(t, mcpengine.StateReady, s.State())
-	assert.Zero(t, s.Stats().Restarts.Load())
+	assert.Zero(t, s.Stats().Restarts)
 }
 
 // A server that answers a protocol version the engine cannot speak: the
@@ -329,7 +329,7 @@ func TestSlowTrickle(t *testing.T) {
 	assert.Equal(t, text+"-mine", r.text)
 	assert.Zero(t, echoAll(f, s, "t", 4, 2, nil))
 	assert.Equal(t, mcpengine.StateReady, s.State())
-	assert.Zero(t, s.Stats().Restarts.Load())
+	assert.Zero(t, s.Stats().Restarts)
 }
 
 // A server that closes its stdout but stays alive (--close-after): the
@@ -359,7 +359,7 @@ func TestClosesStdout(t *testing.T) {
 	r, _ = timedCall(s, ctx, "echo", map[string]any{"text": "3"}) // the new server's one call
 	require.NoError(t, r.err)
 	assert.Equal(t, "3", r.text)
-	assert.Equal(t, uint64(1), s.Stats().Restarts.Load())
+	assert.Equal(t, uint64(1), s.Stats().Restarts)
 }
 
 // Close of a session whose calls the server never answers: every call in
@@ -372,7 +372,7 @@ func TestCloseWithCallsInFlight(t *testing.T) {
 	var wg sync.WaitGroup
 	var closedAt time.Time
 	var mu sync.Mutex
-	sent := s.Stats().Requests.Load()
+	sent := s.Stats().Requests
 	for i := range n {
 		wg.Add(1)
 		// Owner: this test; exits when the call returns (at Close).
@@ -451,7 +451,7 @@ func TestRepeatedKills(t *testing.T) {
 	stopCalling()
 	calling.Wait()
 	t.Logf("%d calls failed over %d kills", failed, kills)
-	assert.Equal(t, uint64(kills), s.Stats().Restarts.Load())
+	assert.Equal(t, uint64(kills), s.Stats().Restarts)
 }
 
 // A server that never answers initialize: Connect returns by its ctx
@@ -521,7 +521,7 @@ func TestDiesMidFrame(t *testing.T) {
 	s := f.connect("half", scripted(modeTools, nil))
 	n := scale(20, 200)
 	var wg sync.WaitGroup
-	sent := s.Stats().Requests.Load()
+	sent := s.Stats().Requests
 	for i := range n {
 		wg.Add(1)
 		// Owner: this test; exits when the call returns (when the server dies).
@@ -542,7 +542,7 @@ func TestDiesMidFrame(t *testing.T) {
 	waitState(t, s, mcpengine.StateReady, slack)
 	f.notePIDs()
 	assert.Zero(t, echoAll(f, s, "h", 4, 2, nil))
-	assert.Equal(t, uint64(1), s.Stats().Restarts.Load())
+	assert.Equal(t, uint64(1), s.Stats().Restarts)
 }
 
 // Session.Close and Engine.Close with a short deadline, while the server

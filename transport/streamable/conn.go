@@ -44,6 +44,10 @@ type conn struct {
 	held      [][]byte
 	closed    bool
 	closeOnce sync.Once
+
+	// callHeaders are the callers' own headers of requests about to be
+	// written, by id (request_headers.go). Guarded by mu.
+	callHeaders map[messages.ID]http.Header
 }
 
 var (
@@ -56,7 +60,8 @@ type post struct {
 	out    httpcore.Outgoing
 	ctx    context.Context // the connection's, or for requests a child that cancelling aborts
 	cancel context.CancelFunc
-	pend   []*pending // one per request in the frame
+	pend   []*pending  // one per request in the frame
+	header http.Header // the caller's own headers of the frame's request
 }
 
 // pending is one request waiting for its answer. Guarded by conn.mu.
@@ -136,6 +141,9 @@ func (c *conn) WriteFrames(frames ...[]byte) error {
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	for _, p := range posts {
+		c.takeHeadersLocked(p)
+	}
 	var err error
 	switch {
 	case c.closed:
@@ -271,16 +279,20 @@ func (c *conn) deleteSession(ctx context.Context, sid, version string) {
 // and the protocol version as known now. It returns the session id it
 // sent, to tell a 404 for a known session from any other 404.
 func (c *conn) send(ctx context.Context, method string, body []byte, lastEventID string) (*http.Response, string, error) {
-	return c.sendModern(ctx, method, body, lastEventID, nil)
+	return c.sendModern(ctx, method, body, lastEventID, nil, nil)
 }
 
 // sendModern is send for a request that may be of the stateless era
 // (mod not nil): it carries the headers that mirror its body (protocol
 // version, method, name) and no session id, which that era does not have.
-func (c *conn) sendModern(ctx context.Context, method string, body []byte, lastEventID string, mod *httpcore.Modern) (*http.Response, string, error) {
+// callerHeader, if any, is the request's own headers (the caller's).
+func (c *conn) sendModern(ctx context.Context, method string, body []byte, lastEventID string, mod *httpcore.Modern, callerHeader http.Header) (*http.Response, string, error) {
 	req, err := httpcore.NewRequest(ctx, method, c.url, c.header, body)
 	if err != nil {
 		return nil, "", err
+	}
+	if callerHeader != nil {
+		addCallerHeaders(req, callerHeader)
 	}
 	c.mu.Lock()
 	sid, version := c.sessionID, c.version

@@ -18,7 +18,7 @@ func (c *conn) runPost(p *post) {
 	if c.cancelByClosing(p) {
 		return // finish aborts the cancelled requests' POSTs
 	}
-	resp, sid, err := c.sendModern(p.ctx, http.MethodPost, p.out.Frame, "", p.out.Modern)
+	resp, sid, err := c.sendModern(p.ctx, http.MethodPost, p.out.Frame, "", p.out.Modern, p.header)
 	if err != nil {
 		switch {
 		case transport.IsPermanent(err):

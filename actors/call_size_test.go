@@ -1,0 +1,16 @@
+package actors
+
+import (
+	"testing"
+	"unsafe"
+)
+
+// TestCallStaysInThe240ByteSizeClass: every call allocates one Call; a
+// field more moves it to the 256-byte class and costs every call 16 bytes
+// (BenchmarkCallStdio's B/op). Rare extras belong behind a pointer that
+// is already there, or beside a field with padding to spare.
+func TestCallStaysInThe240ByteSizeClass(t *testing.T) {
+	if size := unsafe.Sizeof(Call{}); size > 240 {
+		t.Fatalf("Call is %d bytes, over the 240-byte size class", size)
+	}
+}
