@@ -4,13 +4,10 @@ import (
 	"context"
 	"errors"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"io"
-	"io/fs"
 	"net"
 	"reflect"
-	"strings"
 	"syscall"
 	"testing"
 
@@ -130,13 +127,7 @@ func TestEveryActorErrorTypeIsTranslated(t *testing.T) {
 		})
 	}
 	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, "actors", func(fi fs.FileInfo) bool {
-		return !strings.HasSuffix(fi.Name(), "_test.go")
-	}, parser.SkipObjectResolution)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range pkgs["actors"].Files {
+	for _, f := range parsePackage(t, fset, "actors") {
 		for _, d := range f.Decls {
 			fn, ok := d.(*ast.FuncDecl)
 			if !ok || fn.Recv == nil || fn.Name.Name != "Error" {

@@ -97,10 +97,6 @@ func TestStepJudgeClassifiesAnswers(t *testing.T) {
 			`{"tools":[{"name":"echo"}]}`, OK, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			var known []string
-			for _, e := range c.step.Extract {
-				known = append(known, e.Var)
-			}
 			st, err := compileStep(c.step, nil)
 			require.NoError(t, err)
 			vars := map[string]any{}
