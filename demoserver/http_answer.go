@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/mcpengine/mcpengine/internal/httpserve"
+	"github.com/mcpengine/mcpengine/internal/mcpserver"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -34,19 +35,19 @@ func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, s *http
 			c.mu.Unlock()
 			return // taken over by a resumption
 		}
-		evs := st.after(cursor)
+		evs := st.log.After(cursor)
 		complete := st.complete
 		c.mu.Unlock()
 
 		buf = buf[:0]
 		drop := false
 		for _, e := range evs {
-			if dropAt >= 0 && e.response {
+			if dropAt >= 0 && e.Response {
 				drop = true
 				break
 			}
-			buf = h.appendEvent(buf, st.id, e)
-			cursor = e.seq
+			buf = mcpserver.AppendEvent(buf, st.id, e, h.o.SSERetry)
+			cursor = e.Seq
 			written++
 			if dropAt >= 0 && written >= dropAt {
 				drop = true
@@ -96,15 +97,6 @@ func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, s *http
 	}
 }
 
-// appendEvent formats one event of stream streamID.
-func (h *StreamableHandler) appendEvent(buf []byte, streamID int, e event) []byte {
-	id := eventID(streamID, e.seq)
-	if e.data == nil {
-		return httpserve.AppendSSEEvent(buf, id, "", h.o.SSERetry, nil)
-	}
-	return httpserve.AppendSSEEvent(buf, id, "message", 0, e.data)
-}
-
 // answerJSON waits for every response a POST is owed and answers them as
 // one application/json body. A session that ended meanwhile gets 404 (or
 // an aborted connection, for the faults that stand for a crash); a client
@@ -115,7 +107,7 @@ func (h *StreamableHandler) answerJSON(w http.ResponseWriter, r *http.Request, s
 	for {
 		c.mu.Lock()
 		complete := st.complete
-		evs := st.events
+		evs := st.log.All()
 		c.mu.Unlock()
 		if complete {
 			h.writeJSON(w, s, evs, newSession)
@@ -146,7 +138,7 @@ func (h *StreamableHandler) answerJSON(w http.ResponseWriter, r *http.Request, s
 // GarbageEvery fault precedes it on its own line, making the body invalid
 // JSON as the fault intends. An answer with no frame (every request was
 // cancelled) gets 202.
-func (h *StreamableHandler) writeJSON(w http.ResponseWriter, s *httpSession, evs []event, newSession bool) {
+func (h *StreamableHandler) writeJSON(w http.ResponseWriter, s *httpSession, evs []mcpserver.Event, newSession bool) {
 	if newSession {
 		if _, failed := s.streamable.initOutcome(); failed {
 			h.hub.end(s) // a session whose initialize failed is of no use
@@ -160,14 +152,14 @@ func (h *StreamableHandler) writeJSON(w http.ResponseWriter, s *httpSession, evs
 	}
 	size := 0
 	for _, e := range evs {
-		size += len(e.data) + 1
+		size += len(e.Data) + 1
 	}
 	body := make([]byte, 0, size)
 	for i, e := range evs {
 		if i > 0 {
 			body = append(body, '\n')
 		}
-		body = append(body, e.data...)
+		body = append(body, e.Data...)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)

@@ -2,13 +2,11 @@ package demoserver
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"sync"
 	"sync/atomic"
-	"time"
 
+	"github.com/mcpengine/mcpengine/internal/mcpserver"
 	"github.com/mcpengine/mcpengine/transport"
 )
 
@@ -27,10 +25,7 @@ type httpSession struct {
 
 	requests atomic.Int64 // request POSTs (ExpireAfter)
 
-	mu     sync.Mutex
-	active int         // HTTP requests in progress
-	idle   *time.Timer // SessionIdleTimeout, armed while active == 0
-	ended  bool        // Serve returned: no timer is armed any more
+	lease *mcpserver.Lease // HTTP requests in progress, SessionIdleTimeout; ended when Serve returned
 }
 
 // crashed reports whether the session ended by a fault that stands for a
@@ -39,14 +34,6 @@ type httpSession struct {
 // done is closed.
 func (s *httpSession) crashed() bool {
 	return errors.Is(s.err, ErrExitRequested) || errors.Is(s.err, ErrCloseRequested)
-}
-
-// newSessionID returns 128 random bits in hex: visible ASCII, as the
-// specification asks, and unguessable.
-func newSessionID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
 }
 
 // hub owns the sessions of one HTTP handler: it starts their Serve calls,
@@ -75,6 +62,10 @@ var errHubClosed = errors.New("demoserver: the handler is closed")
 // add registers a session; it fails once the hub is closing.
 func (h *hub) add(s *httpSession) error {
 	s.done = make(chan struct{})
+	s.lease = mcpserver.NewLease(h.o.SessionIdleTimeout, func() {
+		h.srv.opts.Logger.Debug("demoserver: HTTP session idle, ending it", "session", s.id)
+		h.end(s)
+	})
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.closed {
@@ -106,12 +97,7 @@ func (h *hub) serve(s *httpSession) {
 	s.err = err
 	close(s.done)
 	h.forget(s)
-	s.mu.Lock()
-	s.ended = true
-	if s.idle != nil {
-		s.idle.Stop()
-	}
-	s.mu.Unlock()
+	s.lease.End()
 	h.srv.opts.Logger.Debug("demoserver: HTTP session ended", "transport", h.kind, "session", s.id, "err", err)
 	if h.o.SessionEnded != nil {
 		h.o.SessionEnded(s.id, err)
@@ -132,47 +118,19 @@ func (h *hub) lookup(id string) *httpSession {
 	h.mu.Lock()
 	s := h.sessions[id]
 	h.mu.Unlock()
-	if s != nil {
-		h.hold(s)
+	if s == nil || !s.lease.Hold() {
+		return nil
 	}
 	return s
 }
 
-// hold counts an HTTP request in progress on s; release ends it.
-func (h *hub) hold(s *httpSession) {
-	s.mu.Lock()
-	s.active++
-	if s.idle != nil {
-		s.idle.Stop()
-	}
-	s.mu.Unlock()
-}
+// hold counts an HTTP request in progress on a session just started;
+// release ends it.
+func (h *hub) hold(s *httpSession) { s.lease.Hold() }
 
-// release ends an HTTP request counted by lookup; the last one arms the
-// idle timeout.
-func (h *hub) release(s *httpSession) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.active--
-	if s.active > 0 || s.ended || h.o.SessionIdleTimeout <= 0 {
-		return
-	}
-	if s.idle == nil {
-		s.idle = time.AfterFunc(h.o.SessionIdleTimeout, func() { h.expireIfIdle(s) })
-	} else {
-		s.idle.Reset(h.o.SessionIdleTimeout)
-	}
-}
-
-func (h *hub) expireIfIdle(s *httpSession) {
-	s.mu.Lock()
-	idle := s.active == 0
-	s.mu.Unlock()
-	if idle {
-		h.srv.opts.Logger.Debug("demoserver: HTTP session idle, ending it", "session", s.id)
-		h.end(s)
-	}
-}
+// release ends an HTTP request counted by lookup or hold; the last one
+// arms the idle timeout.
+func (h *hub) release(s *httpSession) { s.lease.Release() }
 
 // end forgets a session at once (later requests for it get 404) and asks
 // it to end; Serve returns soon after.

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/mcpengine/mcpengine/internal/httpserve"
+	"github.com/mcpengine/mcpengine/internal/mcpserver"
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/transport"
 )
@@ -76,7 +77,7 @@ func (h *SSEHandler) endpoint(id string) string {
 
 func (h *SSEHandler) stream(w http.ResponseWriter, r *http.Request) {
 	c := newLegacyConn()
-	s := &httpSession{id: newSessionID(), conn: c, legacy: c, end: c.in.finish}
+	s := &httpSession{id: mcpserver.NewSessionID(), conn: c, legacy: c, end: c.in.finish}
 	if h.hub.start(s) != nil {
 		httpserve.Error(w, http.StatusServiceUnavailable, messages.CodeInternalError, "server shutting down")
 		return
