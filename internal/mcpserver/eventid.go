@@ -2,8 +2,8 @@ package mcpserver
 
 import (
 	"strconv"
-	"time"
 	"strings"
+	"time"
 
 	"github.com/mcpengine/mcpengine/internal/httpserve"
 )
