@@ -243,7 +243,10 @@ func TestAggregatedEndpointSendsProgressBeforeTheAnswerUnderTheClientsToken(t *t
 		require.Equal(t, 200, status)
 		require.Equal(t, "text/event-stream", h.Get("Content-Type"))
 		events := strings.Split(strings.TrimSpace(string(body)), "\n\n")
-		require.Len(t, events, 3, "%s", body)
+		require.Len(t, events, 4, "%s", body)
+		assert.NotContains(t, events[0], "jsonrpc", "the stream is primed with an id to resume from")
+		assert.Contains(t, events[0], "id: ")
+		events = events[1:]
 		for i, e := range events[:2] {
 			assert.Contains(t, e, `"method":"notifications/progress"`, "event %d via %s", i, server)
 			assert.Contains(t, e, `"progressToken":"client-tok"`, "the client's own token via %s", server)

@@ -12,31 +12,46 @@ import (
 	"github.com/mcpengine/mcpengine/messages"
 )
 
-// TestUpstreamsOfEitherEraBehindOneEndpoint: each upstream session
-// negotiates its own era (here one stdio server of the stateless era and
-// one of the handshake era), and a client of the aggregated endpoint
-// (which speaks the handshake era) lists and calls both.
-func TestUpstreamsOfEitherEraBehindOneEndpoint(t *testing.T) {
+// TestClientsOfEitherEraBehindOneEndpointReachUpstreamsOfEither: each
+// upstream session negotiates its own era (here one stdio server of the
+// stateless era and one of the handshake era), and the aggregated
+// endpoint serves clients of both eras: the engine's own client, left to
+// negotiate, settles on 2026-07-28 (server/discover, per-request _meta,
+// no session id); pinned to 2025-11-25 it initializes a session. Either
+// lists and calls the tools of both upstreams.
+func TestClientsOfEitherEraBehindOneEndpointReachUpstreamsOfEither(t *testing.T) {
 	g, gw := startGateway(t, gateway.Config{
 		Servers: map[string]gateway.Server{
 			"modern": {Target: engineServe("--era", "modern")},
 			"legacy": {Target: engineServe()},
 		},
 	})
-	s := connect(t, clientEngine(t, mcpengine.Config{}), "agg", gw, "")
-	ctx := testCtx(t, 30*time.Second)
-	tools, err := s.ListTools(ctx)
-	require.NoError(t, err)
-	names := map[string]bool{}
-	for _, tool := range tools {
-		names[tool.Name] = true
-	}
-	assert.True(t, names["modern__echo"], "%v", names)
-	assert.True(t, names["legacy__echo"], "%v", names)
-	for _, server := range []string{"modern", "legacy"} {
-		res, err := s.CallTool(ctx, server+"__echo", map[string]any{"text": server})
-		require.NoError(t, err, server)
-		assert.Equal(t, server, res.Content[0].Text)
+	for _, front := range []struct{ pin, want string }{
+		{"", messages.Version20260728},
+		{messages.Version20251125, messages.Version20251125},
+	} {
+		t.Run("front="+front.want, func(t *testing.T) {
+			e := negotiatingEngine(t)
+			if front.pin != "" {
+				e = clientEngine(t, mcpengine.Config{ProtocolVersion: front.pin})
+			}
+			s := connect(t, e, "agg", gw, "")
+			assert.Equal(t, front.want, s.ProtocolVersion())
+			ctx := testCtx(t, 30*time.Second)
+			tools, err := s.ListTools(ctx)
+			require.NoError(t, err)
+			names := map[string]bool{}
+			for _, tool := range tools {
+				names[tool.Name] = true
+			}
+			assert.True(t, names["modern__echo"], "%v", names)
+			assert.True(t, names["legacy__echo"], "%v", names)
+			for _, server := range []string{"modern", "legacy"} {
+				res, err := s.CallTool(ctx, server+"__echo", map[string]any{"text": server})
+				require.NoError(t, err, server)
+				assert.Equal(t, server, res.Content[0].Text)
+			}
+		})
 	}
 	versions := map[string]string{}
 	for name, h := range g.Health().Servers {
@@ -44,4 +59,37 @@ func TestUpstreamsOfEitherEraBehindOneEndpoint(t *testing.T) {
 		versions[name] = h.Sessions[0].ProtocolVersion
 	}
 	assert.Equal(t, map[string]string{"modern": messages.Version20260728, "legacy": messages.Version20251125}, versions)
+}
+
+// TestModernRequestsAreCheckedLikeAnyServerOfTheEra: the mirrored headers
+// must match the body (-32020), a version the gateway does not speak gets
+// -32022 with the ones it does, and the handshake era's methods do not
+// exist.
+func TestModernRequestsAreCheckedLikeAnyServerOfTheEra(t *testing.T) {
+	_, gw := startGateway(t, gateway.Config{Servers: map[string]gateway.Server{"a": {Target: engineServe()}}})
+	meta := func(v string) string {
+		return `"_meta":{"io.modelcontextprotocol/protocolVersion":"` + v + `","io.modelcontextprotocol/clientCapabilities":{}}`
+	}
+	status, body, _ := post(t, gw.MCPURL(), "", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a__echo","arguments":{"text":"x"},`+meta("2026-07-28")+`}}`,
+		"Mcp-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "b__echo")
+	assert.Equal(t, 400, status)
+	assert.Equal(t, int64(messages.CodeHeaderMismatch), decodeError(t, body).Code)
+
+	status, body, _ = post(t, gw.MCPURL(), "", `{"jsonrpc":"2.0","id":2,"method":"server/discover","params":{`+meta("2099-01-01")+`}}`,
+		"Mcp-Protocol-Version", "2099-01-01", "Mcp-Method", "server/discover")
+	assert.Equal(t, 400, status)
+	e := decodeError(t, body)
+	assert.Equal(t, int64(messages.CodeUnsupportedProtocolVersion), e.Code)
+	assert.Contains(t, string(e.Data), messages.Version20260728)
+
+	status, body, _ = post(t, gw.MCPURL(), "", `{"jsonrpc":"2.0","id":3,"method":"ping","params":{`+meta("2026-07-28")+`}}`,
+		"Mcp-Protocol-Version", "2026-07-28", "Mcp-Method", "ping")
+	assert.Equal(t, 200, status)
+	assert.Equal(t, int64(messages.CodeMethodNotFound), decodeError(t, body).Code)
+
+	status, body, h := post(t, gw.MCPURL(), "", `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"a__echo","arguments":{"text":"hi"},`+meta("2026-07-28")+`}}`,
+		"Mcp-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "a__echo")
+	assert.Equal(t, 200, status, "%s", body)
+	assert.Empty(t, h.Get("Mcp-Session-Id"), "the stateless era has no session")
+	assert.Contains(t, string(member(t, body, "result")), `"resultType":"complete"`)
 }

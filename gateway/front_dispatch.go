@@ -7,7 +7,7 @@ import (
 )
 
 // dispatch handles one request of the aggregated endpoint.
-func (g *Gateway) dispatch(ctx context.Context, fs *frontSession, m *messages.Message, out *outQueue) (messages.RawMessage, *messages.WireError) {
+func (g *Gateway) dispatch(ctx context.Context, fs *frontSession, m *messages.Message, out *frontStream) (messages.RawMessage, *messages.WireError) {
 	switch m.Method {
 	case messages.MethodPing:
 		return emptyResult, nil
@@ -110,7 +110,7 @@ type namedParams struct {
 
 // callNamed forwards tools/call or prompts/get to the server the name's
 // prefix names, with the server's own name in the params.
-func (g *Gateway) callNamed(ctx context.Context, fs *frontSession, m *messages.Message, out *outQueue, kind ruleKind) (messages.RawMessage, *messages.WireError) {
+func (g *Gateway) callNamed(ctx context.Context, fs *frontSession, m *messages.Message, out *frontStream, kind ruleKind) (messages.RawMessage, *messages.WireError) {
 	var p namedParams
 	if err := messages.Unmarshal(m.Params, &p); err != nil || p.Name == "" {
 		return nil, invalidParams(m.Method + " needs a name")
@@ -135,7 +135,7 @@ func (g *Gateway) callNamed(ctx context.Context, fs *frontSession, m *messages.M
 
 // progressTo forwards a server's progress to the client under the
 // client's own token, on the request's answer stream.
-func progressTo(out *outQueue, tok messages.ID) func(messages.RawMessage) {
+func progressTo(out *frontStream, tok messages.ID) func(messages.RawMessage) {
 	client := tok.AppendJSON(nil)
 	return func(params messages.RawMessage) {
 		if p, err := setMember(params, messages.MetaProgressToken, client); err == nil {
@@ -161,7 +161,7 @@ type completeParams struct {
 	} `json:"ref"`
 }
 
-func (g *Gateway) readResource(ctx context.Context, fs *frontSession, m *messages.Message, out *outQueue) (messages.RawMessage, *messages.WireError) {
+func (g *Gateway) readResource(ctx context.Context, fs *frontSession, m *messages.Message, out *frontStream) (messages.RawMessage, *messages.WireError) {
 	var p uriParams
 	if err := messages.Unmarshal(m.Params, &p); err != nil || p.URI == "" {
 		return nil, invalidParams("resources/read needs a uri")
@@ -228,7 +228,7 @@ func (g *Gateway) unsubscribe(ctx context.Context, fs *frontSession, m *messages
 
 // complete forwards completion/complete to the server of the prompt or
 // resource template it is about.
-func (g *Gateway) complete(ctx context.Context, fs *frontSession, m *messages.Message, out *outQueue) (messages.RawMessage, *messages.WireError) {
+func (g *Gateway) complete(ctx context.Context, fs *frontSession, m *messages.Message, out *frontStream) (messages.RawMessage, *messages.WireError) {
 	var p completeParams
 	if err := messages.Unmarshal(m.Params, &p); err != nil {
 		return nil, invalidParams(err.Error())

@@ -5,26 +5,28 @@ import (
 	"context"
 	"net/http"
 	"sync"
-	"sync/atomic"
 
 	"github.com/mcpengine/mcpengine/internal/httpserve"
+	"github.com/mcpengine/mcpengine/internal/mcpserver"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
 // HTTP header names of Streamable HTTP.
 const (
-	headerSessionID       = "Mcp-Session-Id"
-	headerProtocolVersion = "Mcp-Protocol-Version"
+	headerSessionID       = mcpserver.HeaderSessionID
+	headerProtocolVersion = mcpserver.HeaderProtocolVersion
 )
 
 // serveMCP is the aggregated endpoint: the server side of MCP's
-// Streamable HTTP transport, without resumability. A POST carries
-// messages; requests are answered with application/json, or with an event
-// stream when the server may send something before the answer (progress,
-// or a sampling, elicitation or roots request for a client that declared
-// them). GET opens the session's standalone stream (list_changed,
-// resources/updated, log messages, and server requests whose own answer
-// stream is gone), one at a time. DELETE ends the session.
+// Streamable HTTP transport. A POST carries messages; requests are
+// answered with application/json, or with an event stream when the server
+// may send something before the answer (progress, or a sampling,
+// elicitation or roots request for a client that declared them). GET
+// opens the session's standalone stream (list_changed, resources/updated,
+// log messages, and server requests whose own answer stream is gone), one
+// at a time. Event streams are resumable: every event has an id, and a
+// GET with Last-Event-ID resumes the stream it names (answer or
+// standalone) after that event. DELETE ends the session.
 func (g *Gateway) serveMCP(w http.ResponseWriter, r *http.Request) {
 	if !httpserve.CheckOrigin(w, r, g.cfg.AllowedOrigins) {
 		return
@@ -79,6 +81,10 @@ func (g *Gateway) postMCP(w http.ResponseWriter, r *http.Request, who *principal
 		return
 	}
 	if r.Header.Get(headerSessionID) == "" {
+		if m := mcpserver.ModernPost(msgs, frontVersions); m != nil {
+			g.postModern(w, r, who, m)
+			return
+		}
 		if len(msgs) == 1 && msgs[0].Kind == messages.KindRequest && msgs[0].Method == messages.MethodInitialize {
 			g.initialize(w, who, &msgs[0])
 			return
@@ -143,7 +149,7 @@ func (g *Gateway) wantsStream(fs *frontSession, reqs []*messages.Message) bool {
 
 // handleOne handles one client request and returns its response frame,
 // or nil when the client cancelled it (nothing is answered then).
-func (g *Gateway) handleOne(ctx context.Context, fs *frontSession, m *messages.Message, out *outQueue) []byte {
+func (g *Gateway) handleOne(ctx context.Context, fs *frontSession, m *messages.Message, out *frontStream) []byte {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if !fs.track(m.ID, cancel) {
@@ -156,6 +162,8 @@ func (g *Gateway) handleOne(ctx context.Context, fs *frontSession, m *messages.M
 		return nil
 	case werr != nil:
 		return messages.AppendError(nil, m.ID, werr)
+	case fs.modern:
+		res = modernResult(m.Method, res)
 	}
 	return messages.AppendResult(nil, m.ID, res)
 }
@@ -173,65 +181,56 @@ func writeJSONAnswer(w http.ResponseWriter, frame []byte) {
 }
 
 // answerMany handles the requests of one POST concurrently and answers
-// with an event stream carrying whatever the servers send on their behalf
-// and then their responses, or with one JSON array (a batch without
-// streaming). A client that goes away cancels its requests.
+// with one JSON array (a batch without streaming; a client that goes away
+// cancels its requests), or with a resumable event stream carrying
+// whatever the servers send on their behalf and then their responses.
+// The stream's requests belong to the session: a client that loses the
+// stream resumes it with Last-Event-ID and gets what it missed.
 func (g *Gateway) answerMany(w http.ResponseWriter, r *http.Request, fs *frontSession, reqs []*messages.Message, sse bool) {
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	var out *outQueue
-	if sse {
-		out = newOutQueue(0)
+	if !sse {
+		g.answerBatch(w, r, fs, reqs)
+		return
 	}
+	st := fs.openAnswer(len(reqs))
+	if st == nil {
+		httpserve.Error(w, http.StatusNotFound, messages.CodeInvalidRequest, "session not found")
+		return
+	}
+	for _, m := range reqs {
+		// Owner: the session (fs.handlers, counted by openAnswer; waited
+		// for by its end). Exits when the request is handled; fs.ctx,
+		// cancelled when the session ends, bounds that.
+		go func() {
+			defer fs.handlers.Done()
+			if f := g.handleOne(fs.ctx, fs, m, st); f != nil {
+				st.push(f)
+			}
+			if st.settle() {
+				fs.keep(st)
+			}
+		}()
+	}
+	c := newCarrier()
+	st.attach(c, false)
+	st.pump(r.Context(), w, c, 0, fs.done)
+}
+
+// answerBatch answers a batch of requests with the array of their
+// responses.
+func (g *Gateway) answerBatch(w http.ResponseWriter, r *http.Request, fs *frontSession, reqs []*messages.Message) {
 	frames := make([][]byte, len(reqs))
-	var remaining atomic.Int64
-	remaining.Store(int64(len(reqs)))
 	var wg sync.WaitGroup
 	for i, m := range reqs {
 		wg.Add(1)
 		// Owner: this POST's handler (wg, waited for below). Exits when the
-		// request is handled; ctx, cancelled when the handler returns or
-		// the client goes away, bounds that.
+		// request is handled; the request's context bounds that.
 		go func() {
 			defer wg.Done()
-			f := g.handleOne(ctx, fs, m, out)
-			if out != nil && f != nil {
-				out.push(f)
-			}
-			frames[i] = f
-			remaining.Add(-1)
-			if out != nil {
-				out.signal()
-			}
+			frames[i] = g.handleOne(r.Context(), fs, m, nil)
 		}()
 	}
-	if !sse {
-		wg.Wait()
-		writeJSONBatch(w, frames)
-		return
-	}
-	sw := newSSEWriter(w)
-	w.WriteHeader(http.StatusOK)
-	_ = sw.rc.Flush()
-	for {
-		if err := sw.write(out.take()); err != nil {
-			break // the client went away: its requests are cancelled below
-		}
-		if remaining.Load() == 0 {
-			_ = sw.write(out.take()) // what came with the last response
-			break
-		}
-		select {
-		case <-out.wake:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			break
-		}
-	}
-	out.close()
-	cancel()
 	wg.Wait()
+	writeJSONBatch(w, frames)
 }
 
 // writeJSONBatch answers a batch with the array of its responses (202
@@ -256,14 +255,12 @@ func writeJSONBatch(w http.ResponseWriter, frames [][]byte) {
 	_, _ = w.Write(append(body, ']'))
 }
 
-// getMCP opens the standalone stream of a session.
+// getMCP opens the standalone stream of a session, or with Last-Event-ID
+// resumes the stream that event belongs to, taking it over from any
+// connection still writing it.
 func (g *Gateway) getMCP(w http.ResponseWriter, r *http.Request, who *principal) {
 	if !httpserve.Accepts(r, "text/event-stream") {
 		httpserve.Error(w, http.StatusNotAcceptable, messages.CodeInvalidRequest, "Accept must list text/event-stream")
-		return
-	}
-	if r.Header.Get("Last-Event-Id") != "" {
-		httpserve.Error(w, http.StatusBadRequest, messages.CodeInvalidRequest, "the gateway's streams are not resumable")
 		return
 	}
 	fs := g.session(w, r, who)
@@ -271,39 +268,27 @@ func (g *Gateway) getMCP(w http.ResponseWriter, r *http.Request, who *principal)
 		return
 	}
 	defer g.fronts.release(fs)
-	fs.mu.Lock()
-	if fs.getOpen {
-		fs.mu.Unlock()
+	c := newCarrier()
+	if last := r.Header.Get(mcpserver.HeaderLastEventID); last != "" {
+		streamID, seq, ok := mcpserver.ParseEventID(last)
+		if !ok {
+			httpserve.Error(w, http.StatusBadRequest, messages.CodeInvalidRequest, "malformed Last-Event-ID")
+			return
+		}
+		st := fs.stream(streamID)
+		if st == nil || !st.resumable(seq) {
+			httpserve.Error(w, http.StatusBadRequest, messages.CodeInvalidRequest, "unknown or expired stream")
+			return
+		}
+		st.attach(c, false)
+		st.pump(r.Context(), w, c, seq, fs.done)
+		return
+	}
+	if !fs.standalone.attach(c, true) {
 		httpserve.Error(w, http.StatusConflict, messages.CodeInvalidRequest, "the session's GET stream is already open")
 		return
 	}
-	fs.getOpen = true
-	fs.mu.Unlock()
-	defer func() {
-		fs.mu.Lock()
-		fs.getOpen = false
-		fs.mu.Unlock()
-	}()
-
-	sw := newSSEWriter(w)
-	w.WriteHeader(http.StatusOK)
-	if sw.rc.Flush() != nil {
-		return
-	}
-	q := fs.standalone
-	for {
-		if err := sw.write(q.take()); err != nil {
-			return
-		}
-		select {
-		case <-q.wake:
-		case <-r.Context().Done():
-			return
-		case <-fs.done:
-			_ = sw.write(q.take())
-			return
-		}
-	}
+	fs.standalone.pump(r.Context(), w, c, fs.standalone.standaloneCursor(), fs.done)
 }
 
 func (g *Gateway) deleteMCP(w http.ResponseWriter, r *http.Request, who *principal) {

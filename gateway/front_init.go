@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcpengine/mcpengine/internal/httpserve"
+	"github.com/mcpengine/mcpengine/internal/mcpserver"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -22,26 +23,18 @@ func (g *Gateway) initialize(w http.ResponseWriter, who *principal, m *messages.
 		writeJSONAnswer(w, messages.AppendError(nil, m.ID, invalidParams("initialize: "+err.Error())))
 		return
 	}
-	version := p.ProtocolVersion
-	if !messages.IsSupportedVersion(version) {
-		version = messages.LatestVersion
-	}
+	version := mcpserver.NegotiateVersion(p.ProtocolVersion, messages.SupportedVersions)
 	fs := g.fronts.create(who, version, p.Capabilities)
 	if fs == nil {
 		httpserve.Error(w, http.StatusServiceUnavailable, messages.CodeInternalError, "the gateway is shutting down")
 		return
 	}
+	defer g.fronts.release(fs)
 	res := messages.InitializeResult{
 		ProtocolVersion: version,
-		Capabilities: messages.ServerCapabilities{
-			Tools:       &messages.ToolsCapability{ListChanged: true},
-			Resources:   &messages.ResourcesCapability{Subscribe: true, ListChanged: true},
-			Prompts:     &messages.PromptsCapability{ListChanged: true},
-			Logging:     &messages.LoggingCapability{},
-			Completions: &messages.CompletionsCapability{},
-		},
-		ServerInfo:   messages.Implementation{Name: serverInfoName, Version: g.version},
-		Instructions: g.instructions(who),
+		Capabilities:    frontCapabilities(false),
+		ServerInfo:      messages.Implementation{Name: serverInfoName, Version: g.version},
+		Instructions:    g.instructions(who),
 	}
 	raw, err := messages.Marshal(&res)
 	if err != nil {

@@ -3,8 +3,8 @@ package gateway
 import (
 	"context"
 	"sync"
-	"time"
 
+	"github.com/mcpengine/mcpengine/internal/mcpserver"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -23,27 +23,40 @@ func newFronts(g *Gateway) *fronts {
 
 // create registers a new session for an initialize; nil once closed.
 func (f *fronts) create(who *principal, version string, caps messages.ClientCapabilities) *frontSession {
-	fs := &frontSession{
-		id:         newSessionID(),
-		g:          f.g,
-		who:        who,
-		version:    version,
-		caps:       caps,
-		standalone: newOutQueue(standaloneLimit),
-		done:       make(chan struct{}),
-		inflight:   map[string]context.CancelFunc{},
-		pending:    map[int64]chan messages.Message{},
-		subs:       map[subKey]struct{}{},
-		logLevel:   -1,
-	}
+	fs := newFrontSession(f.g, who, version, caps)
+	fs.lease = mcpserver.NewLease(f.g.cfg.SessionIdleTimeout, func() {
+		f.g.log.Debug("gateway: client session idle, ending it", "session", fs.id, "client", fs.who.name)
+		f.end(fs)
+	})
+	fs.lease.Hold() // by the request creating it, which releases it
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.closed {
+		fs.cancel()
 		return nil
 	}
 	f.sessions[fs.id] = fs
 	f.g.metrics.sessionsOpen(1)
-	f.armIdleLocked(fs)
+	return fs
+}
+
+// newFrontSession is a session not yet registered, without a lease.
+func newFrontSession(g *Gateway, who *principal, version string, caps messages.ClientCapabilities) *frontSession {
+	fs := &frontSession{
+		id:         mcpserver.NewSessionID(),
+		g:          g,
+		who:        who,
+		version:    version,
+		caps:       caps,
+		standalone: newStandaloneStream(),
+		done:       make(chan struct{}),
+		inflight:   map[string]context.CancelFunc{},
+		streams:    map[int]*frontStream{},
+		subs:       map[subKey]struct{}{},
+		logLevel:   -1,
+	}
+	fs.streams[standaloneStreamID] = fs.standalone
+	fs.ctx, fs.cancel = context.WithCancel(context.Background())
 	return fs
 }
 
@@ -53,42 +66,13 @@ func (f *fronts) lookup(id string) *frontSession {
 	f.mu.Lock()
 	fs := f.sessions[id]
 	f.mu.Unlock()
-	if fs == nil {
+	if fs == nil || !fs.lease.Hold() {
 		return nil
-	}
-	fs.mu.Lock()
-	defer fs.mu.Unlock()
-	if fs.ended {
-		return nil
-	}
-	fs.active++
-	if fs.idle != nil {
-		fs.idle.Stop()
 	}
 	return fs
 }
 
-func (f *fronts) release(fs *frontSession) {
-	fs.mu.Lock()
-	fs.active--
-	if fs.active == 0 && !fs.ended {
-		fs.idle.Reset(f.g.cfg.SessionIdleTimeout)
-	}
-	fs.mu.Unlock()
-}
-
-// armIdleLocked starts the idle timer of a new session.
-func (f *fronts) armIdleLocked(fs *frontSession) {
-	fs.idle = time.AfterFunc(f.g.cfg.SessionIdleTimeout, func() {
-		fs.mu.Lock()
-		idle := fs.active == 0
-		fs.mu.Unlock()
-		if idle {
-			f.g.log.Debug("gateway: client session idle, ending it", "session", fs.id, "client", fs.who.name)
-			f.end(fs)
-		}
-	})
-}
+func (f *fronts) release(fs *frontSession) { fs.lease.Release() }
 
 // end forgets a session (later requests for it get 404) and ends it.
 func (f *fronts) end(fs *frontSession) {

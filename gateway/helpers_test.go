@@ -95,7 +95,25 @@ func startGateway(t testing.TB, cfg gateway.Config) (*gateway.Gateway, *gateway.
 }
 
 // clientEngine is an engine for the gateway's clients, closed at the end.
+// Unless cfg pins another version it speaks the handshake era
+// (2025-11-25), whose server requests, GET stream, subscriptions and
+// logging most tests exercise; left to negotiate (negotiatingEngine) it
+// would settle on 2026-07-28, which the gateway serves without them.
 func clientEngine(t testing.TB, cfg mcpengine.Config) *mcpengine.Engine {
+	t.Helper()
+	if cfg.ProtocolVersion == "" {
+		cfg.ProtocolVersion = messages.Version20251125
+	}
+	return newClientEngine(t, cfg)
+}
+
+// negotiatingEngine is a client engine that negotiates the era.
+func negotiatingEngine(t testing.TB) *mcpengine.Engine {
+	t.Helper()
+	return newClientEngine(t, mcpengine.Config{})
+}
+
+func newClientEngine(t testing.TB, cfg mcpengine.Config) *mcpengine.Engine {
 	t.Helper()
 	if cfg.Backoff == (supervisor.Policy{}) {
 		cfg.Backoff = fastBackoff
