@@ -16,7 +16,7 @@ import (
 // waits for a client.
 func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, s *httpSession, st *stream, sk *sink, cursor int64) {
 	c := s.streamable
-	rc := http.NewResponseController(w)
+	sw := mcpserver.NewSSEWriter(w, st.id, h.o.SSERetry)
 
 	// The drop fault applies to an answer stream's first connection.
 	dropAt := -1
@@ -28,7 +28,6 @@ func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, s *http
 
 	written := 0
 	ending := false
-	var buf []byte
 	for {
 		c.mu.Lock()
 		if st.sink != sk {
@@ -39,30 +38,20 @@ func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, s *http
 		complete := st.complete
 		c.mu.Unlock()
 
-		buf = buf[:0]
 		drop := false
-		for _, e := range evs {
-			if dropAt >= 0 && e.Response {
-				drop = true
-				break
-			}
-			buf = mcpserver.AppendEvent(buf, st.id, e, h.o.SSERetry)
-			cursor = e.Seq
-			written++
-			if dropAt >= 0 && written >= dropAt {
-				drop = true
-				break
-			}
+		if dropAt >= 0 {
+			var n int
+			n, drop = dropCut(evs, dropAt-written)
+			evs = evs[:n]
 		}
-		if len(buf) > 0 {
-			_, err := w.Write(buf)
-			if err == nil {
-				err = rc.Flush()
-			}
+		if len(evs) > 0 {
+			last, err := sw.Write(evs)
 			if err != nil {
 				c.detach(st, sk)
 				return
 			}
+			cursor = last
+			written += len(evs)
 			c.markSent(st, cursor)
 		}
 		if drop {
@@ -95,6 +84,22 @@ func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, s *http
 			ending = true // write what the session flushed, then end
 		}
 	}
+}
+
+// dropCut is how many of evs the drop fault lets through when budget
+// more events may be written, and whether it drops the stream after them:
+// before a response (the client must lose an answer), or once the budget
+// is spent.
+func dropCut(evs []mcpserver.Event, budget int) (n int, drop bool) {
+	for i, e := range evs {
+		if e.Response {
+			return i, true
+		}
+		if i+1 >= budget {
+			return i + 1, true
+		}
+	}
+	return len(evs), false
 }
 
 // answerJSON waits for every response a POST is owed and answers them as

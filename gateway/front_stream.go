@@ -168,40 +168,24 @@ func (st *frontStream) detach(c *carrier) {
 func (st *frontStream) pump(ctx context.Context, w http.ResponseWriter, c *carrier, cursor int64, ended <-chan struct{}) {
 	httpserve.SetSSEHeaders(w)
 	w.WriteHeader(http.StatusOK)
-	rc := http.NewResponseController(w)
-	if rc.Flush() != nil {
+	sw := mcpserver.NewSSEWriter(w, st.id, sseRetry)
+	if sw.Flush() != nil {
 		st.detach(c)
 		return
 	}
-	var buf []byte
-	ending := false
-	for {
-		st.mu.Lock()
-		if st.carrier != c {
-			st.mu.Unlock()
+	for ending := false; ; {
+		evs, closed, carried := st.pending(c, cursor)
+		if !carried {
 			return // taken over by a resumption
 		}
-		evs := st.log.After(cursor)
-		closed := st.closed
-		st.mu.Unlock()
-
-		buf = buf[:0]
-		for _, e := range evs {
-			buf = mcpserver.AppendEvent(buf, st.id, e, sseRetry)
-			cursor = e.Seq
+		last, err := sw.Write(evs)
+		if err != nil {
+			st.detach(c)
+			return
 		}
-		if len(buf) > 0 {
-			_, err := w.Write(buf)
-			if err == nil {
-				err = rc.Flush()
-			}
-			if err != nil {
-				st.detach(c)
-				return
-			}
-			st.mu.Lock()
-			st.log.MarkSent(cursor, st.limit)
-			st.mu.Unlock()
+		if last > 0 {
+			cursor = last
+			st.sent(cursor)
 		}
 		if closed || ending {
 			st.finish(c)
@@ -216,6 +200,24 @@ func (st *frontStream) pump(ctx context.Context, w http.ResponseWriter, c *carri
 			ending = true // write what is kept, then end
 		}
 	}
+}
+
+// pending returns the events after cursor for carrier c, whether the
+// stream is closed, and whether c still carries it.
+func (st *frontStream) pending(c *carrier, cursor int64) (evs []mcpserver.Event, closed, carried bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.carrier != c {
+		return nil, false, false
+	}
+	return st.log.After(cursor), st.closed, true
+}
+
+// sent records that the events up to seq were written.
+func (st *frontStream) sent(seq int64) {
+	st.mu.Lock()
+	st.log.MarkSent(seq, st.limit)
+	st.mu.Unlock()
 }
 
 // finish lets go of a stream c wrote to its end. Its events stay: a write
