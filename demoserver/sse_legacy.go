@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 
@@ -66,13 +65,13 @@ func (h *SSEHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// endpoint is the URL the endpoint event advertises for a session.
-func (h *SSEHandler) endpoint(id string) string {
-	u := h.o.MessagePath + "?sessionId=" + url.QueryEscape(id)
+// endpoint is the URL the endpoint event advertises (without the
+// session).
+func (h *SSEHandler) endpoint() string {
 	if h.o.LegacyEndpointOrigin != "" {
-		u = strings.TrimRight(h.o.LegacyEndpointOrigin, "/") + u
+		return strings.TrimRight(h.o.LegacyEndpointOrigin, "/") + h.o.MessagePath
 	}
-	return u
+	return h.o.MessagePath
 }
 
 func (h *SSEHandler) stream(w http.ResponseWriter, r *http.Request) {
@@ -91,7 +90,7 @@ func (h *SSEHandler) stream(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
 	httpserve.SetSSEHeaders(w)
 	w.WriteHeader(http.StatusOK)
-	buf := httpserve.AppendSSEEvent(nil, "", "endpoint", 0, []byte(h.endpoint(s.id)))
+	buf := mcpserver.AppendEndpointEvent(nil, h.endpoint(), s.id)
 	if _, err := w.Write(buf); err != nil || rc.Flush() != nil {
 		return
 	}
@@ -125,7 +124,7 @@ func (h *SSEHandler) stream(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *SSEHandler) message(w http.ResponseWriter, r *http.Request) {
-	s := h.hub.lookup(r.URL.Query().Get("sessionId"))
+	s := h.hub.lookup(mcpserver.LegacySessionID(r))
 	if s == nil || s.legacy == nil {
 		httpserve.Error(w, http.StatusNotFound, messages.CodeInvalidRequest, "session not found")
 		return

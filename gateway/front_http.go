@@ -58,6 +58,10 @@ func (g *Gateway) session(w http.ResponseWriter, r *http.Request, who *principal
 		return nil
 	}
 	fs := g.fronts.lookup(id)
+	if fs != nil && fs.legacy {
+		g.fronts.release(fs)
+		fs = nil
+	}
 	if fs == nil {
 		httpserve.Error(w, http.StatusNotFound, messages.CodeInvalidRequest, "session not found")
 		return nil
@@ -98,25 +102,7 @@ func (g *Gateway) postMCP(w http.ResponseWriter, r *http.Request, who *principal
 	}
 	defer g.fronts.release(fs)
 
-	var reqs []*messages.Message
-	for i := range msgs {
-		m := &msgs[i]
-		switch m.Kind {
-		case messages.KindResponse:
-			fs.answered(m)
-		case messages.KindNotification:
-			switch m.Method {
-			case messages.NotificationCancelled:
-				fs.cancelled(m.Params)
-			case messages.NotificationProgress:
-				fs.progress(r.Context(), m.Params)
-			case messages.NotificationRootsListChanged:
-				g.rootsListChanged(r.Context(), who)
-			}
-		case messages.KindRequest:
-			reqs = append(reqs, m)
-		}
-	}
+	reqs := g.clientMessages(r.Context(), fs, msgs)
 	if len(reqs) == 0 {
 		w.WriteHeader(http.StatusAccepted)
 		return
@@ -130,6 +116,31 @@ func (g *Gateway) postMCP(w http.ResponseWriter, r *http.Request, who *principal
 		return
 	}
 	g.answerMany(w, r, fs, reqs, sse)
+}
+
+// clientMessages takes the responses and notifications of a POST and
+// returns its requests.
+func (g *Gateway) clientMessages(ctx context.Context, fs *frontSession, msgs []messages.Message) []*messages.Message {
+	var reqs []*messages.Message
+	for i := range msgs {
+		m := &msgs[i]
+		switch m.Kind {
+		case messages.KindResponse:
+			fs.answered(m)
+		case messages.KindNotification:
+			switch m.Method {
+			case messages.NotificationCancelled:
+				fs.cancelled(m.Params)
+			case messages.NotificationProgress:
+				fs.progress(ctx, m.Params)
+			case messages.NotificationRootsListChanged:
+				g.rootsListChanged(ctx, fs.who)
+			}
+		case messages.KindRequest:
+			reqs = append(reqs, m)
+		}
+	}
+	return reqs
 }
 
 // wantsStream reports whether the answer should be an event stream: a
@@ -288,7 +299,7 @@ func (g *Gateway) getMCP(w http.ResponseWriter, r *http.Request, who *principal)
 		httpserve.Error(w, http.StatusConflict, messages.CodeInvalidRequest, "the session's GET stream is already open")
 		return
 	}
-	fs.standalone.pump(r.Context(), w, c, fs.standalone.standaloneCursor(), fs.done)
+	fs.standalone.pump(r.Context(), w, c, fs.standalone.standaloneCursor(true), fs.done)
 }
 
 func (g *Gateway) deleteMCP(w http.ResponseWriter, r *http.Request, who *principal) {

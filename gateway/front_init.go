@@ -24,19 +24,13 @@ func (g *Gateway) initialize(w http.ResponseWriter, who *principal, m *messages.
 		return
 	}
 	version := mcpserver.NegotiateVersion(p.ProtocolVersion, messages.SupportedVersions)
-	fs := g.fronts.create(who, version, p.Capabilities)
+	fs := g.fronts.create(who, version, p.Capabilities, false)
 	if fs == nil {
 		httpserve.Error(w, http.StatusServiceUnavailable, messages.CodeInternalError, "the gateway is shutting down")
 		return
 	}
 	defer g.fronts.release(fs)
-	res := messages.InitializeResult{
-		ProtocolVersion: version,
-		Capabilities:    frontCapabilities(false),
-		ServerInfo:      messages.Implementation{Name: serverInfoName, Version: g.version},
-		Instructions:    g.instructions(who),
-	}
-	raw, err := messages.Marshal(&res)
+	raw, err := g.initializeResult(who, version)
 	if err != nil {
 		g.fronts.end(fs)
 		writeJSONAnswer(w, messages.AppendError(nil, m.ID, &messages.WireError{Code: messages.CodeInternalError, Message: err.Error()}))
@@ -45,6 +39,16 @@ func (g *Gateway) initialize(w http.ResponseWriter, who *principal, m *messages.
 	g.log.Debug("gateway: client session started", "session", fs.id, "client", who.name, "protocol", version)
 	w.Header().Set(headerSessionID, fs.id)
 	writeJSONAnswer(w, messages.AppendResult(nil, m.ID, raw))
+}
+
+// initializeResult is the answer to initialize in version.
+func (g *Gateway) initializeResult(who *principal, version string) (messages.RawMessage, error) {
+	return messages.Marshal(&messages.InitializeResult{
+		ProtocolVersion: version,
+		Capabilities:    frontCapabilities(false),
+		ServerInfo:      messages.Implementation{Name: serverInfoName, Version: g.version},
+		Instructions:    g.instructions(who),
+	})
 }
 
 // instructions tell the client where the names come from, then pass on

@@ -56,6 +56,7 @@ func (g *Gateway) postModern(w http.ResponseWriter, r *http.Request, who *princi
 	caps.Sampling, caps.Elicitation, caps.Roots = nil, nil, nil
 	fs := newFrontSession(g, who, meta.Version, caps)
 	fs.modern = true
+	fs.initialized.Store(true)
 	fs.lease = mcpserver.NewLease(0, nil) // ends with its request
 	defer fs.end()
 	if g.wantsStream(fs, []*messages.Message{&req}) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mcpengine/mcpengine/internal/mcpserver"
 	"github.com/mcpengine/mcpengine/messages"
@@ -15,15 +16,19 @@ import (
 // session's (handlers), so that they go on when the client loses the
 // stream and resumes it. Its idle timeout is a timer (lease).
 type frontSession struct {
-	id         string
-	g          *Gateway
-	who        *principal
-	version    string
-	caps       messages.ClientCapabilities
-	modern     bool         // a stateless-era request's session (front_modern.go)
-	standalone *frontStream // the GET stream's messages, held while none is open
-	lease      *mcpserver.Lease
-	outbound   mcpserver.Outbound // the gateway's requests to the client
+	id      string
+	g       *Gateway
+	who     *principal
+	version string
+	caps    messages.ClientCapabilities
+	modern  bool // a stateless-era request's session (front_modern.go)
+	legacy  bool // a session of the legacy HTTP+SSE front (front_legacy.go)
+	// initialized is set once version and caps hold (at once, but for a
+	// legacy session at its initialize); its requests wait for it.
+	initialized atomic.Bool
+	standalone  *frontStream // the GET stream's messages, held while none is open
+	lease       *mcpserver.Lease
+	outbound    mcpserver.Outbound // the gateway's requests to the client
 
 	ctx    context.Context // the handlers' base; cancelled when the session ends
 	cancel context.CancelFunc
@@ -283,4 +288,16 @@ func (fs *frontSession) stream(id int) *frontStream {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	return fs.streams[id]
+}
+
+// startHandler counts a request goroutine the caller starts among the
+// session's; false once the session ended.
+func (fs *frontSession) startHandler() bool {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	if fs.ended {
+		return false
+	}
+	fs.handlers.Add(1)
+	return true
 }

@@ -21,10 +21,19 @@ func newFronts(g *Gateway) *fronts {
 	return &fronts{g: g, sessions: map[string]*frontSession{}}
 }
 
-// create registers a new session for an initialize; nil once closed.
-func (f *fronts) create(who *principal, version string, caps messages.ClientCapabilities) *frontSession {
+// create registers a new session: of the Streamable HTTP endpoint for an
+// initialize, or of the legacy one for its GET stream (initialized later,
+// front_legacy.go); nil once closed.
+func (f *fronts) create(who *principal, version string, caps messages.ClientCapabilities, legacy bool) *frontSession {
 	fs := newFrontSession(f.g, who, version, caps)
-	fs.lease = mcpserver.NewLease(f.g.cfg.SessionIdleTimeout, func() {
+	idle := f.g.cfg.SessionIdleTimeout
+	if legacy {
+		// A legacy session lives as long as its GET stream, not by leases.
+		fs.legacy, idle = true, 0
+	} else {
+		fs.initialized.Store(true)
+	}
+	fs.lease = mcpserver.NewLease(idle, func() {
 		f.g.log.Debug("gateway: client session idle, ending it", "session", fs.id, "client", fs.who.name)
 		f.end(fs)
 	})

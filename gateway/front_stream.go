@@ -133,12 +133,13 @@ func (st *frontStream) attach(c *carrier, exclusive bool) bool {
 
 // standaloneCursor is where a plain GET starts: after what earlier
 // connections were handed (a client that wants it again resumes with
-// Last-Event-ID). A stream with nothing new gets a priming event.
-func (st *frontStream) standaloneCursor() int64 {
+// Last-Event-ID). With prime, a stream with nothing new gets a priming
+// event.
+func (st *frontStream) standaloneCursor(prime bool) int64 {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	cursor := st.log.Sent()
-	if !st.log.Undelivered() {
+	if prime && !st.log.Undelivered() {
 		st.log.Append(nil, false, st.limit)
 	}
 	return cursor
@@ -173,6 +174,11 @@ func (st *frontStream) pump(ctx context.Context, w http.ResponseWriter, c *carri
 		st.detach(c)
 		return
 	}
+	st.pumpTo(ctx, sw, c, cursor, ended)
+}
+
+// pumpTo is pump on a response whose headers are written.
+func (st *frontStream) pumpTo(ctx context.Context, sw *mcpserver.SSEWriter, c *carrier, cursor int64, ended <-chan struct{}) {
 	for ending := false; ; {
 		evs, closed, carried := st.pending(c, cursor)
 		if !carried {

@@ -23,6 +23,10 @@ import (
 const (
 	// PathMCP is the aggregated Streamable HTTP MCP endpoint.
 	PathMCP = "/mcp"
+	// PathSSE and PathMessage are the aggregated endpoint over the legacy
+	// HTTP+SSE transport (2024-11-05): the stream, and the messages.
+	PathSSE     = "/sse"
+	PathMessage = "/message"
 	// PathRoute is the routing protocol endpoint (POST with server_id).
 	PathRoute = "/rpc"
 	// PathHealth reports the upstream sessions' states.
@@ -126,6 +130,8 @@ func New(ctx context.Context, cfg Config) (_ *Gateway, err error) {
 		return nil, err
 	}
 	g.mux.HandleFunc(PathMCP, g.serveMCP)
+	g.mux.HandleFunc(PathSSE, g.serveSSE)
+	g.mux.HandleFunc(PathMessage, g.serveMessage)
 	g.mux.HandleFunc(PathRoute, g.serveRoute)
 	g.mux.HandleFunc(PathHealth, g.serveHealth)
 	g.mux.HandleFunc(PathMetrics, g.serveMetrics)

@@ -54,6 +54,9 @@ func (g *Gateway) Listen(addr string, o ListenOptions) (*HTTPServer, error) {
 // MCPURL is the aggregated endpoint's URL.
 func (s *HTTPServer) MCPURL() string { return s.URL + PathMCP }
 
+// SSEURL is the legacy HTTP+SSE endpoint's URL.
+func (s *HTTPServer) SSEURL() string { return s.URL + PathSSE }
+
 // RouteURL is the routing protocol's URL.
 func (s *HTTPServer) RouteURL() string { return s.URL + PathRoute }
 
