@@ -130,12 +130,8 @@ func (h *SSEHandler) message(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer h.hub.release(s)
-	body := httpserve.ReadBody(w, r, h.o.MaxBodyBytes)
+	body, msgs := httpserve.ReadMessages(w, r, h.o.MaxBodyBytes)
 	if body == nil {
-		return
-	}
-	msgs, ok := httpserve.DecodeBody(w, body)
-	if !ok {
 		return
 	}
 	if hasRequest(msgs) {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"net/http"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/mcpengine/mcpengine/internal/httpserve"
@@ -28,12 +30,8 @@ const (
 // GET with Last-Event-ID resumes the stream it names (answer or
 // standalone) after that event. DELETE ends the session.
 func (g *Gateway) serveMCP(w http.ResponseWriter, r *http.Request) {
-	if !httpserve.CheckOrigin(w, r, g.cfg.AllowedOrigins) {
-		return
-	}
-	who, aerr := g.auth.authenticate(r)
-	if aerr != nil {
-		writeAuthError(w, aerr)
+	who, ok := g.admit(w, r)
+	if !ok {
 		return
 	}
 	switch r.Method {
@@ -46,6 +44,24 @@ func (g *Gateway) serveMCP(w http.ResponseWriter, r *http.Request) {
 	default:
 		httpserve.MethodNotAllowed(w, "GET, POST, DELETE")
 	}
+}
+
+// admit checks a front request's origin, token and (when allow lists
+// any) HTTP method, answering the refusals itself, and returns the client.
+func (g *Gateway) admit(w http.ResponseWriter, r *http.Request, allow ...string) (*principal, bool) {
+	if !httpserve.CheckOrigin(w, r, g.cfg.AllowedOrigins) {
+		return nil, false
+	}
+	if len(allow) > 0 && !slices.Contains(allow, r.Method) {
+		httpserve.MethodNotAllowed(w, strings.Join(allow, ", "))
+		return nil, false
+	}
+	who, aerr := g.auth.authenticate(r)
+	if aerr != nil {
+		writeAuthError(w, aerr)
+		return nil, false
+	}
+	return who, true
 }
 
 // session finds the session a request names, answering the errors itself

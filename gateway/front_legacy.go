@@ -18,16 +18,8 @@ import (
 
 // serveSSE opens a legacy session's stream.
 func (g *Gateway) serveSSE(w http.ResponseWriter, r *http.Request) {
-	if !httpserve.CheckOrigin(w, r, g.cfg.AllowedOrigins) {
-		return
-	}
-	who, aerr := g.auth.authenticate(r)
-	if aerr != nil {
-		writeAuthError(w, aerr)
-		return
-	}
-	if r.Method != http.MethodGet {
-		httpserve.MethodNotAllowed(w, "GET")
+	who, ok := g.admit(w, r, http.MethodGet)
+	if !ok {
 		return
 	}
 	if !httpserve.Accepts(r, "text/event-stream") {
@@ -57,16 +49,8 @@ func (g *Gateway) serveSSE(w http.ResponseWriter, r *http.Request) {
 // serveMessage takes the messages of a legacy session: 202 at once, the
 // answers go on its stream.
 func (g *Gateway) serveMessage(w http.ResponseWriter, r *http.Request) {
-	if !httpserve.CheckOrigin(w, r, g.cfg.AllowedOrigins) {
-		return
-	}
-	who, aerr := g.auth.authenticate(r)
-	if aerr != nil {
-		writeAuthError(w, aerr)
-		return
-	}
-	if r.Method != http.MethodPost {
-		httpserve.MethodNotAllowed(w, "POST")
+	who, ok := g.admit(w, r, http.MethodPost)
+	if !ok {
 		return
 	}
 	fs := g.fronts.lookup(mcpserver.LegacySessionID(r))
@@ -83,12 +67,8 @@ func (g *Gateway) serveMessage(w http.ResponseWriter, r *http.Request) {
 		httpserve.Error(w, http.StatusForbidden, messages.CodeInvalidRequest, "the session belongs to another client")
 		return
 	}
-	body := httpserve.ReadBody(w, r, g.cfg.MaxBodyBytes)
+	body, msgs := httpserve.ReadMessages(w, r, g.cfg.MaxBodyBytes)
 	if body == nil {
-		return
-	}
-	msgs, ok := httpserve.DecodeBody(w, body)
-	if !ok {
 		return
 	}
 	for _, m := range g.clientMessages(r.Context(), fs, msgs) {
