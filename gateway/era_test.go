@@ -1,6 +1,9 @@
 package gateway_test
 
 import (
+	"slices"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -92,4 +95,56 @@ func TestModernRequestsAreCheckedLikeAnyServerOfTheEra(t *testing.T) {
 	assert.Equal(t, 200, status, "%s", body)
 	assert.Empty(t, h.Get("Mcp-Session-Id"), "the stateless era has no session")
 	assert.Contains(t, string(member(t, body, "result")), `"resultType":"complete"`)
+}
+
+// TestModernClientsGetNotificationsOnTheirListen: a client of the
+// stateless era opens subscriptions/listen for its notification handler
+// and subscriptions; the servers' list changes and the resources/updated
+// of the URIs it subscribed to reach it on that listen.
+func TestModernClientsGetNotificationsOnTheirListen(t *testing.T) {
+	_, _, gw := twoServers(t, nil)
+	s := connect(t, negotiatingEngine(t), "agg", gw, "")
+	require.Equal(t, messages.Version20260728, s.ProtocolVersion())
+	ctx := testCtx(t, 30*time.Second)
+
+	var mu sync.Mutex
+	var got []mcpengine.Notification
+	stop := s.OnNotification(func(n mcpengine.Notification) { mu.Lock(); got = append(got, n); mu.Unlock() })
+	defer stop()
+	seen := func(method, contains string) func() bool {
+		return func() bool {
+			mu.Lock()
+			defer mu.Unlock()
+			return slices.ContainsFunc(got, func(n mcpengine.Notification) bool {
+				return n.Method == method && strings.Contains(string(n.Params), contains)
+			})
+		}
+	}
+	waitListen := func(what string, cond func(mcpengine.ListenStatus) bool) {
+		for {
+			st, changed := s.Listen()
+			if cond(st) {
+				return
+			}
+			select {
+			case <-changed:
+			case <-ctx.Done():
+				t.Fatalf("the listen never got %s: %+v", what, st)
+			}
+		}
+	}
+	waitListen("open", func(st mcpengine.ListenStatus) bool {
+		return st.Phase == mcpengine.ListenOpen && st.Acknowledged != nil && st.Acknowledged.ToolsListChanged
+	})
+	_, err := s.CallTool(ctx, "a__notify", map[string]any{"kind": "tools"})
+	require.NoError(t, err)
+	eventually(t, 10*time.Second, seen(messages.NotificationToolsListChanged, ""), "tools/list_changed")
+
+	require.NoError(t, s.Subscribe(ctx, "demo://resource/5"))
+	waitListen("the subscription", func(st mcpengine.ListenStatus) bool {
+		return st.Phase == mcpengine.ListenOpen && st.Acknowledged != nil && slices.Contains(st.Acknowledged.ResourceSubscriptions, "demo://resource/5")
+	})
+	_, err = s.CallTool(ctx, "a__touch", map[string]any{"uri": "demo://resource/5"})
+	require.NoError(t, err)
+	eventually(t, 10*time.Second, seen(messages.NotificationResourcesUpdated, "demo://resource/5"), "resources/updated")
 }

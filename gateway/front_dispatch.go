@@ -39,6 +39,8 @@ func (g *Gateway) dispatch(ctx context.Context, fs *frontSession, m *messages.Me
 		return g.unsubscribe(ctx, fs, m)
 	case messages.MethodCompletionComplete:
 		return g.complete(ctx, fs, m, out)
+	case messages.MethodSubscriptionsListen:
+		return g.listen(ctx, fs, m, out)
 	}
 	return nil, methodNotFound(m.Method)
 }
@@ -184,30 +186,38 @@ func (g *Gateway) subscribe(ctx context.Context, fs *frontSession, m *messages.M
 	if err := messages.Unmarshal(m.Params, &p); err != nil || p.URI == "" {
 		return nil, invalidParams("resources/subscribe needs a uri")
 	}
-	u, ok := g.resolveURI(ctx, p.URI)
+	if werr := g.subscribeURI(ctx, fs, p.URI); werr != nil {
+		return nil, werr
+	}
+	return emptyResult, nil
+}
+
+// subscribeURI subscribes the session to uri, if its policies allow.
+func (g *Gateway) subscribeURI(ctx context.Context, fs *frontSession, uri string) *messages.WireError {
+	u, ok := g.resolveURI(ctx, uri)
 	if !ok {
-		return nil, resourceNotFound(p.URI)
+		return resourceNotFound(uri)
 	}
 	acc := fs.who.access[u.name]
 	if d := acc.check(kindServers, u.name); d != nil {
-		return nil, denied(u.name, d)
+		return denied(u.name, d)
 	}
-	if d := acc.check(kindResources, p.URI); d != nil {
-		return nil, denied(u.name, d)
+	if d := acc.check(kindResources, uri); d != nil {
+		return denied(u.name, d)
 	}
-	k := subKey{u.name, p.URI}
+	k := subKey{u.name, uri}
 	if fs.subscribed(k) {
-		return emptyResult, nil
+		return nil
 	}
-	if err := u.subscribe(ctx, p.URI); err != nil {
+	if err := u.subscribe(ctx, uri); err != nil {
 		werr, _ := upstreamError(u.name, err)
-		return nil, werr
+		return werr
 	}
 	if !fs.addSub(k) {
 		// Subscribed twice at once, or the session ended meanwhile.
-		_ = u.unsubscribe(context.WithoutCancel(ctx), p.URI)
+		_ = u.unsubscribe(context.WithoutCancel(ctx), uri)
 	}
-	return emptyResult, nil
+	return nil
 }
 
 func (g *Gateway) unsubscribe(ctx context.Context, fs *frontSession, m *messages.Message) (messages.RawMessage, *messages.WireError) {

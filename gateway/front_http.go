@@ -165,6 +165,8 @@ func (g *Gateway) clientMessages(ctx context.Context, fs *frontSession, msgs []m
 func (g *Gateway) wantsStream(fs *frontSession, reqs []*messages.Message) bool {
 	for _, m := range reqs {
 		switch m.Method {
+		case messages.MethodSubscriptionsListen:
+			return true // its answer is the stream of its notifications
 		case messages.MethodToolsCall, messages.MethodResourcesRead, messages.MethodPromptsGet, messages.MethodCompletionComplete:
 			if fs.takesServerRequests() || bytes.Contains(m.Params, []byte(`"progressToken"`)) {
 				return true

@@ -16,12 +16,12 @@ import (
 // other requests are routed as in the handshake era. Each upstream keeps
 // its own era: the client's era ends at the gateway.
 //
-// Not offered in this era: subscriptions/listen (the capabilities declare
-// no list changes and no subscriptions, so a client opens none) and
-// requests to the client (the stateless era asks with input_required
-// results, which the gateway does not relay): a server's sampling,
-// elicitation or roots request on behalf of such a client is refused, as
-// for a handshake-era client that declared none of them.
+// Notifications come on subscriptions/listen (front_listen.go). Not
+// offered in this era: requests to the client (the stateless era asks
+// with input_required results, which the gateway does not relay): a
+// server's sampling, elicitation or roots request on behalf of such a
+// client is refused, as for a handshake-era client that declared none of
+// them.
 
 // frontVersions are the versions the aggregated endpoint speaks.
 var frontVersions = messages.KnownVersions
@@ -86,14 +86,14 @@ func (g *Gateway) discover(who *principal, id messages.ID) []byte {
 
 // frontCapabilities are what the aggregated endpoint declares, whatever
 // its servers do (a server that lacks something contributes nothing to
-// it). The stateless era gets no list changes, subscriptions or logging:
-// those would need subscriptions/listen.
+// it). The stateless era has no logging/setLevel: log messages are not
+// passed on to its clients.
 func frontCapabilities(modern bool) messages.ServerCapabilities {
 	if modern {
 		return messages.ServerCapabilities{
-			Tools:       &messages.ToolsCapability{},
-			Resources:   &messages.ResourcesCapability{},
-			Prompts:     &messages.PromptsCapability{},
+			Tools:       &messages.ToolsCapability{ListChanged: true},
+			Resources:   &messages.ResourcesCapability{Subscribe: true, ListChanged: true},
+			Prompts:     &messages.PromptsCapability{ListChanged: true},
 			Completions: &messages.CompletionsCapability{},
 		}
 	}

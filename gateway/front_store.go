@@ -15,10 +15,11 @@ type fronts struct {
 	mu       sync.Mutex
 	closed   bool
 	sessions map[string]*frontSession
+	listens  map[*frontListen]struct{} // open subscriptions/listen requests (2026-07-28)
 }
 
 func newFronts(g *Gateway) *fronts {
-	return &fronts{g: g, sessions: map[string]*frontSession{}}
+	return &fronts{g: g, sessions: map[string]*frontSession{}, listens: map[*frontListen]struct{}{}}
 }
 
 // create registers a new session: of the Streamable HTTP endpoint for an
@@ -115,20 +116,32 @@ func (f *fronts) closeAll() {
 	}
 }
 
-// broadcast sends a notification to every session's standalone stream.
-func (f *fronts) broadcast(frame []byte) {
+// broadcast sends a list change to every session's standalone stream and
+// to the listens that asked for it.
+func (f *fronts) broadcast(method string) {
+	frame := messages.AppendNotification(nil, method, nil)
 	for _, fs := range f.all() {
 		fs.standalone.push(frame)
+	}
+	for _, l := range f.openListens() {
+		if mcpserver.ListenWants(&l.filter, method, "") {
+			l.send(method, nil)
+		}
 	}
 }
 
 // resourceUpdated sends notifications/resources/updated to the sessions
-// subscribed to uri on server.
+// and listens subscribed to uri on server.
 func (f *fronts) resourceUpdated(server, uri string, frame []byte) {
 	k := subKey{server, uri}
 	for _, fs := range f.all() {
 		if fs.subscribed(k) {
 			fs.standalone.push(frame)
+		}
+	}
+	for _, l := range f.openListens() {
+		if l.fs.subscribed(k) {
+			l.send(messages.NotificationResourcesUpdated, mcpserver.AppendURIMember(nil, uri))
 		}
 	}
 }
@@ -141,4 +154,26 @@ func (f *fronts) logMessage(level messages.LoggingLevel, frame []byte) {
 			fs.standalone.push(frame)
 		}
 	}
+}
+
+func (f *fronts) addListen(l *frontListen) {
+	f.mu.Lock()
+	f.listens[l] = struct{}{}
+	f.mu.Unlock()
+}
+
+func (f *fronts) removeListen(l *frontListen) {
+	f.mu.Lock()
+	delete(f.listens, l)
+	f.mu.Unlock()
+}
+
+func (f *fronts) openListens() []*frontListen {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make([]*frontListen, 0, len(f.listens))
+	for l := range f.listens {
+		out = append(out, l)
+	}
+	return out
 }
