@@ -148,3 +148,36 @@ func TestModernClientsGetNotificationsOnTheirListen(t *testing.T) {
 	require.NoError(t, err)
 	eventually(t, 10*time.Second, seen(messages.NotificationResourcesUpdated, "demo://resource/5"), "resources/updated")
 }
+
+// TestClosingTheGatewayEndsOpenListens: a listen's POST stays open for as
+// long as the client listens; closing the gateway ends it, so that
+// shutting the listener down does not wait for the client.
+func TestClosingTheGatewayEndsOpenListens(t *testing.T) {
+	g, err := gateway.New(testCtx(t, 10*time.Second), gateway.Config{
+		Servers: map[string]gateway.Server{"a": {Target: engineServe()}},
+		Engine:  mcpengine.Config{Backoff: fastBackoff},
+	})
+	require.NoError(t, err)
+	gw, err := g.Listen("127.0.0.1:0", gateway.ListenOptions{})
+	require.NoError(t, err)
+	require.NoError(t, g.WaitReady(testCtx(t, 20*time.Second)))
+
+	s := connect(t, negotiatingEngine(t), "agg", gw, "")
+	stop := s.OnNotification(func(mcpengine.Notification) {})
+	defer stop()
+	ctx := testCtx(t, 30*time.Second)
+	for {
+		st, changed := s.Listen()
+		if st.Phase == mcpengine.ListenOpen {
+			break
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			t.Fatalf("the listen never opened: %+v", st)
+		}
+	}
+	// A deadline far beyond what ending a listen takes: Close must not
+	// have to wait for the client to stop listening.
+	require.NoError(t, g.Close(testCtx(t, 20*time.Second)))
+}

@@ -58,7 +58,9 @@ func (g *Gateway) listen(ctx context.Context, fs *frontSession, m *messages.Mess
 	// Pushed before the listen can be found: the acknowledgement is the
 	// first message of its stream.
 	l.send(messages.NotificationSubscriptionsAcknowledged, members)
-	g.fronts.addListen(l)
+	if !g.fronts.addListen(l) {
+		return nil, &messages.WireError{Code: messages.CodeInternalError, Message: "the gateway is shutting down"}
+	}
 	defer g.fronts.removeListen(l)
 	<-ctx.Done()
 	return nil, errNoAnswer

@@ -106,13 +106,19 @@ func (f *fronts) all() []*frontSession {
 	return out
 }
 
-// closeAll refuses new sessions and ends the live ones.
+// closeAll refuses new sessions and listens and ends the live ones.
 func (f *fronts) closeAll() {
 	f.mu.Lock()
 	f.closed = true
 	f.mu.Unlock()
 	for _, fs := range f.all() {
 		f.end(fs)
+	}
+	// A listen's session is its request's alone (not among all): ending
+	// it ends the listen, whose POST would otherwise hold the listener's
+	// shutdown until its deadline.
+	for _, l := range f.openListens() {
+		l.fs.end()
 	}
 }
 
@@ -156,10 +162,15 @@ func (f *fronts) logMessage(level messages.LoggingLevel, frame []byte) {
 	}
 }
 
-func (f *fronts) addListen(l *frontListen) {
+// addListen registers an open listen; false once closeAll ran.
+func (f *fronts) addListen(l *frontListen) bool {
 	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.closed {
+		return false
+	}
 	f.listens[l] = struct{}{}
-	f.mu.Unlock()
+	return true
 }
 
 func (f *fronts) removeListen(l *frontListen) {
