@@ -46,15 +46,13 @@ type hub struct {
 	ctx    context.Context // every Serve's context; cancelled to force them
 	cancel context.CancelFunc
 
-	mu       sync.Mutex
-	closed   bool
-	sessions map[string]*httpSession
+	sessions mcpserver.Table[*httpSession]
 	wg       sync.WaitGroup // Serve calls
 }
 
 func newHub(srv *Server, o *HTTPOptions, kind string) *hub {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &hub{srv: srv, o: o, kind: kind, ctx: ctx, cancel: cancel, sessions: make(map[string]*httpSession)}
+	return &hub{srv: srv, o: o, kind: kind, ctx: ctx, cancel: cancel}
 }
 
 var errHubClosed = errors.New("demoserver: the handler is closed")
@@ -66,13 +64,9 @@ func (h *hub) add(s *httpSession) error {
 		h.srv.opts.Logger.Debug("demoserver: HTTP session idle, ending it", "session", s.id)
 		h.end(s)
 	})
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.closed {
+	if !h.sessions.Add(s.id, s, func() { h.wg.Add(1) }) {
 		return errHubClosed
 	}
-	h.sessions[s.id] = s
-	h.wg.Add(1)
 	return nil
 }
 
@@ -104,20 +98,12 @@ func (h *hub) serve(s *httpSession) {
 	}
 }
 
-func (h *hub) forget(s *httpSession) {
-	h.mu.Lock()
-	if h.sessions[s.id] == s {
-		delete(h.sessions, s.id)
-	}
-	h.mu.Unlock()
-}
+func (h *hub) forget(s *httpSession) { h.sessions.Remove(s.id, s) }
 
 // lookup finds a live session and counts an HTTP request in progress on
 // it; the caller calls release when the request is over.
 func (h *hub) lookup(id string) *httpSession {
-	h.mu.Lock()
-	s := h.sessions[id]
-	h.mu.Unlock()
+	s, _ := h.sessions.Get(id)
 	if s == nil || !s.lease.Hold() {
 		return nil
 	}
@@ -141,9 +127,7 @@ func (h *hub) end(s *httpSession) {
 
 // endID ends the session with this id, if it is live.
 func (h *hub) endID(id string) bool {
-	h.mu.Lock()
-	s := h.sessions[id]
-	h.mu.Unlock()
+	s, _ := h.sessions.Get(id)
 	if s == nil {
 		return false
 	}
@@ -152,24 +136,11 @@ func (h *hub) endID(id string) bool {
 }
 
 // ids lists the live sessions.
-func (h *hub) ids() []string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	out := make([]string, 0, len(h.sessions))
-	for id := range h.sessions {
-		out = append(out, id)
-	}
-	return out
-}
+func (h *hub) ids() []string { return h.sessions.IDs() }
 
 // endAll ends every live session and returns how many there were.
 func (h *hub) endAll() int {
-	h.mu.Lock()
-	all := make([]*httpSession, 0, len(h.sessions))
-	for _, s := range h.sessions {
-		all = append(all, s)
-	}
-	h.mu.Unlock()
+	all := h.sessions.All()
 	for _, s := range all {
 		h.end(s)
 	}
@@ -180,10 +151,9 @@ func (h *hub) endAll() int {
 // calls. If ctx ends first it cancels them outright, waits for them to
 // return (promptly: Serve honours its context) and returns ctx's error.
 func (h *hub) close(ctx context.Context) error {
-	h.mu.Lock()
-	h.closed = true
-	h.mu.Unlock()
-	h.endAll()
+	for _, s := range h.sessions.Close() {
+		h.end(s)
+	}
 	done := make(chan struct{})
 	// Owner: this call. Exits when every Serve call returned, which the
 	// cancel below guarantees at the latest.

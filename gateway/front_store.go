@@ -12,14 +12,14 @@ import (
 type fronts struct {
 	g *Gateway
 
-	mu       sync.Mutex
-	closed   bool
-	sessions map[string]*frontSession
-	listens  map[*frontListen]struct{} // open subscriptions/listen requests (2026-07-28)
+	sessions mcpserver.Table[*frontSession]
+
+	mu      sync.Mutex
+	listens map[*frontListen]struct{} // open subscriptions/listen requests (2026-07-28)
 }
 
 func newFronts(g *Gateway) *fronts {
-	return &fronts{g: g, sessions: map[string]*frontSession{}, listens: map[*frontListen]struct{}{}}
+	return &fronts{g: g, listens: map[*frontListen]struct{}{}}
 }
 
 // create registers a new session: of the Streamable HTTP endpoint for an
@@ -39,14 +39,10 @@ func (f *fronts) create(who *principal, version string, caps messages.ClientCapa
 		f.end(fs)
 	})
 	fs.lease.Hold() // by the request creating it, which releases it
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.closed {
+	if !f.sessions.Add(fs.id, fs, func() { f.g.metrics.sessionsOpen(1) }) {
 		fs.cancel()
 		return nil
 	}
-	f.sessions[fs.id] = fs
-	f.g.metrics.sessionsOpen(1)
 	return fs
 }
 
@@ -73,9 +69,7 @@ func newFrontSession(g *Gateway, who *principal, version string, caps messages.C
 // lookup finds a live session and counts an HTTP request in progress on
 // it; release ends that.
 func (f *fronts) lookup(id string) *frontSession {
-	f.mu.Lock()
-	fs := f.sessions[id]
-	f.mu.Unlock()
+	fs, _ := f.sessions.Get(id)
 	if fs == nil || !fs.lease.Hold() {
 		return nil
 	}
@@ -86,32 +80,18 @@ func (f *fronts) release(fs *frontSession) { fs.lease.Release() }
 
 // end forgets a session (later requests for it get 404) and ends it.
 func (f *fronts) end(fs *frontSession) {
-	f.mu.Lock()
-	if f.sessions[fs.id] == fs {
-		delete(f.sessions, fs.id)
+	if f.sessions.Remove(fs.id, fs) {
 		f.g.metrics.sessionsOpen(-1)
 	}
-	f.mu.Unlock()
 	fs.end()
 }
 
 // all returns the live sessions.
-func (f *fronts) all() []*frontSession {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	out := make([]*frontSession, 0, len(f.sessions))
-	for _, fs := range f.sessions {
-		out = append(out, fs)
-	}
-	return out
-}
+func (f *fronts) all() []*frontSession { return f.sessions.All() }
 
 // closeAll refuses new sessions and listens and ends the live ones.
 func (f *fronts) closeAll() {
-	f.mu.Lock()
-	f.closed = true
-	f.mu.Unlock()
-	for _, fs := range f.all() {
+	for _, fs := range f.sessions.Close() {
 		f.end(fs)
 	}
 	// A listen's session is its request's alone (not among all): ending
@@ -166,7 +146,9 @@ func (f *fronts) logMessage(level messages.LoggingLevel, frame []byte) {
 func (f *fronts) addListen(l *frontListen) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.closed {
+	// Checked under f.mu: closeAll closes the table before it sweeps the
+	// listens under f.mu, so a listen is either swept or refused.
+	if f.sessions.Closed() {
 		return false
 	}
 	f.listens[l] = struct{}{}

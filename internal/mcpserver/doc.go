@@ -5,6 +5,8 @@
 //   - Outbound: the server's own requests to the client (sampling,
 //     elicitation, roots) waiting for their answers, with ids, a timeout
 //     and notifications/cancelled when the server gives up.
+//   - Table: an endpoint's live sessions by id; closing it refuses new
+//     ones and hands back the live ones to end.
 //   - Lease: the HTTP requests in progress on a session, and the idle
 //     timeout that ends it once none has come for a while.
 //   - NewSessionID: Mcp-Session-Id values.
