@@ -2,7 +2,6 @@ package gateway_test
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -193,18 +192,9 @@ func TestAggregatedEndpointPropagatesNotifications(t *testing.T) {
 	s := connect(t, clientEngine(t, mcpengine.Config{}), "agg", gw, "")
 	ctx := testCtx(t, 30*time.Second)
 
-	var mu sync.Mutex
-	var got []mcpengine.Notification
-	s.OnNotification(func(n mcpengine.Notification) { mu.Lock(); got = append(got, n); mu.Unlock() })
-	seen := func(method, contains string) func() bool {
-		return func() bool {
-			mu.Lock()
-			defer mu.Unlock()
-			return slices.ContainsFunc(got, func(n mcpengine.Notification) bool {
-				return n.Method == method && strings.Contains(string(n.Params), contains)
-			})
-		}
-	}
+	var log notificationLog
+	s.OnNotification(log.add)
+	seen := log.seen
 
 	_, err := s.ListTools(ctx)
 	require.NoError(t, err)

@@ -2,8 +2,6 @@ package gateway_test
 
 import (
 	"slices"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -107,19 +105,10 @@ func TestModernClientsGetNotificationsOnTheirListen(t *testing.T) {
 	require.Equal(t, messages.Version20260728, s.ProtocolVersion())
 	ctx := testCtx(t, 30*time.Second)
 
-	var mu sync.Mutex
-	var got []mcpengine.Notification
-	stop := s.OnNotification(func(n mcpengine.Notification) { mu.Lock(); got = append(got, n); mu.Unlock() })
+	var log notificationLog
+	stop := s.OnNotification(log.add)
 	defer stop()
-	seen := func(method, contains string) func() bool {
-		return func() bool {
-			mu.Lock()
-			defer mu.Unlock()
-			return slices.ContainsFunc(got, func(n mcpengine.Notification) bool {
-				return n.Method == method && strings.Contains(string(n.Params), contains)
-			})
-		}
-	}
+	seen := log.seen
 	waitListen := func(what string, cond func(mcpengine.ListenStatus) bool) {
 		for {
 			st, changed := s.Listen()

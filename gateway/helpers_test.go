@@ -10,7 +10,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -224,4 +226,28 @@ func eventually(t testing.TB, d time.Duration, cond func() bool, msg string, arg
 // a test.
 func mcpengineBackoffHour() supervisor.Policy {
 	return supervisor.Policy{Initial: time.Hour, Max: time.Hour}
+}
+
+// notificationLog collects the notifications a session's handler gets.
+type notificationLog struct {
+	mu  sync.Mutex
+	got []mcpengine.Notification
+}
+
+func (l *notificationLog) add(n mcpengine.Notification) {
+	l.mu.Lock()
+	l.got = append(l.got, n)
+	l.mu.Unlock()
+}
+
+// seen is a condition for eventually: a notification of method whose
+// params contain contains arrived.
+func (l *notificationLog) seen(method, contains string) func() bool {
+	return func() bool {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		return slices.ContainsFunc(l.got, func(n mcpengine.Notification) bool {
+			return n.Method == method && strings.Contains(string(n.Params), contains)
+		})
+	}
 }
