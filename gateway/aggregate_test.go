@@ -34,8 +34,11 @@ func twoServers(t *testing.T, mutate func(*gateway.Config)) (*demoserver.Server,
 }
 
 // fullClient is an engine whose sessions take every server request.
-func fullClient(t *testing.T) *mcpengine.Engine {
-	return clientEngine(t, mcpengine.Config{
+func fullClient(t *testing.T) *mcpengine.Engine { return clientEngine(t, fullConfig()) }
+
+// fullConfig is fullClient's configuration.
+func fullConfig() mcpengine.Config {
+	return mcpengine.Config{
 		Sampling: func(_ context.Context, p *messages.CreateMessageParams) (*messages.CreateMessageResult, error) {
 			blocks, err := p.Messages[0].Blocks()
 			if err != nil {
@@ -48,7 +51,7 @@ func fullClient(t *testing.T) *mcpengine.Engine {
 			return &messages.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada", "confirm": true}}, nil
 		},
 		Roots: []messages.Root{{URI: "file:///work/project", Name: "project"}},
-	})
+	}
 }
 
 func names[T any](items []T, name func(T) string) []string {

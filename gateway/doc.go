@@ -11,8 +11,8 @@
 //     roots requests forwarded to the gateway client that caused them;
 //     its event streams are resumable (event ids, Last-Event-ID), and it
 //     serves clients of the stateless era (2026-07-28: server/discover,
-//     per-request _meta, no session, subscriptions/listen) beside those
-//     of the handshake era;
+//     per-request _meta, no session, subscriptions/listen, server
+//     requests as input_required) beside those of the handshake era;
 //   - PathSSE and PathMessage, the same client sessions over the legacy
 //     HTTP+SSE transport (2024-11-05);
 //   - PathRoute, the routing protocol: an ordinary JSON-RPC message with a

@@ -170,3 +170,36 @@ func TestClosingTheGatewayEndsOpenListens(t *testing.T) {
 	// have to wait for the client to stop listening.
 	require.NoError(t, g.Close(testCtx(t, 20*time.Second)))
 }
+
+// TestModernClientsAnswerServerRequestsAsInputRequired: a client of the
+// stateless era takes the servers' sampling, elicitation and roots
+// requests as input_required answers and sends its request again with
+// their results; the request, forwarded once, completes with them.
+func TestModernClientsAnswerServerRequestsAsInputRequired(t *testing.T) {
+	_, _, gw := twoServers(t, nil)
+	s := connect(t, newClientEngine(t, fullConfig()), "agg", gw, "")
+	require.Equal(t, messages.Version20260728, s.ProtocolVersion())
+	ctx := testCtx(t, 30*time.Second)
+	for _, server := range []string{"a", "b"} {
+		res, err := s.CallTool(ctx, server+"__sample", map[string]any{"prompt": "hi from " + server})
+		require.NoError(t, err)
+		assert.Equal(t, "sampled: hi from "+server, toolText(t, res), "sampling through %s", server)
+
+		res, err = s.CallTool(ctx, server+"__elicit", map[string]any{"message": "who?"})
+		require.NoError(t, err)
+		assert.Contains(t, toolText(t, res), "action=accept")
+		assert.Contains(t, toolText(t, res), "Ada")
+
+		res, err = s.CallTool(ctx, server+"__roots", map[string]any{})
+		require.NoError(t, err)
+		assert.Contains(t, toolText(t, res), "file:///work/project", "roots through %s", server)
+	}
+}
+
+func TestAnUnknownRequestStateIsRefused(t *testing.T) {
+	_, gw := startGateway(t, gateway.Config{Servers: map[string]gateway.Server{"a": {Target: engineServe()}}})
+	status, body, _ := post(t, gw.MCPURL(), "", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a__echo","arguments":{"text":"x"},"requestState":"forged","inputResponses":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}`,
+		"Mcp-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "a__echo")
+	assert.Equal(t, 200, status)
+	assert.Equal(t, int64(messages.CodeInvalidParams), decodeError(t, body).Code)
+}

@@ -168,7 +168,9 @@ func (g *Gateway) wantsStream(fs *frontSession, reqs []*messages.Message) bool {
 		case messages.MethodSubscriptionsListen:
 			return true // its answer is the stream of its notifications
 		case messages.MethodToolsCall, messages.MethodResourcesRead, messages.MethodPromptsGet, messages.MethodCompletionComplete:
-			if fs.takesServerRequests() || bytes.Contains(m.Params, []byte(`"progressToken"`)) {
+			// A 2026-07-28 client takes the server's requests as
+			// input_required, not on a stream.
+			if (!fs.modern && fs.takesServerRequests()) || bytes.Contains(m.Params, []byte(`"progressToken"`)) {
 				return true
 			}
 		}

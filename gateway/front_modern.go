@@ -16,12 +16,9 @@ import (
 // other requests are routed as in the handshake era. Each upstream keeps
 // its own era: the client's era ends at the gateway.
 //
-// Notifications come on subscriptions/listen (front_listen.go). Not
-// offered in this era: requests to the client (the stateless era asks
-// with input_required results, which the gateway does not relay): a
-// server's sampling, elicitation or roots request on behalf of such a
-// client is refused, as for a handshake-era client that declared none of
-// them.
+// Notifications come on subscriptions/listen (front_listen.go); the
+// servers' requests to the client as input_required results
+// (front_input.go).
 
 // frontVersions are the versions the aggregated endpoint speaks.
 var frontVersions = messages.KnownVersions
@@ -52,18 +49,16 @@ func (g *Gateway) postModern(w http.ResponseWriter, r *http.Request, who *princi
 	}
 	req := *m
 	req.Params = params
-	caps := *meta.Capabilities
-	caps.Sampling, caps.Elicitation, caps.Roots = nil, nil, nil
-	fs := newFrontSession(g, who, meta.Version, caps)
+	fs := newFrontSession(g, who, meta.Version, *meta.Capabilities)
 	fs.modern = true
 	fs.initialized.Store(true)
 	fs.lease = mcpserver.NewLease(0, nil) // ends with its request
-	defer fs.end()
 	if g.wantsStream(fs, []*messages.Message{&req}) {
+		defer fs.end()
 		g.answerMany(w, r, fs, []*messages.Message{&req}, true)
 		return
 	}
-	writeJSONAnswer(w, g.handleOne(r.Context(), fs, &req, nil))
+	g.serveWithInput(w, r, fs, &req)
 }
 
 // discover answers server/discover.

@@ -21,8 +21,9 @@ type frontSession struct {
 	who     *principal
 	version string
 	caps    messages.ClientCapabilities
-	modern  bool // a stateless-era request's session (front_modern.go)
-	legacy  bool // a session of the legacy HTTP+SSE front (front_legacy.go)
+	modern  bool        // a stateless-era request's session (front_modern.go)
+	legacy  bool        // a session of the legacy HTTP+SSE front (front_legacy.go)
+	inputs  chan []byte // a modern request\'s requests to its client, for input_required (front_input.go)
 	// initialized is set once version and caps hold (at once, but for a
 	// legacy session at its initialize); its requests wait for it.
 	initialized atomic.Bool
@@ -69,6 +70,9 @@ var logLevels = []messages.LoggingLevel{
 // (the server cancelled) the client gets notifications/cancelled on the
 // same stream, or the standalone one once that is closed.
 func (fs *frontSession) request(ctx context.Context, out *frontStream, method string, params messages.RawMessage) (messages.RawMessage, error) {
+	if fs.modern {
+		return fs.inputRequest(ctx, method, params)
+	}
 	var q *frontStream
 	send := func(frame []byte) {
 		switch {
@@ -78,6 +82,25 @@ func (fs *frontSession) request(ctx context.Context, out *frontStream, method st
 		default:
 			q = fs.standalone
 			q.push(frame)
+		}
+	}
+	return fs.outbound.Call(ctx, send, method, params, fs.g.cfg.ClientRequestTimeout, fs.done)
+}
+
+// inputRequest asks a 2026-07-28 client: the request goes out with the
+// input_required answer of the client request in progress (front_input.go);
+// the client's answer comes with its retry. Nothing tells the client of a
+// request the server gave up on: it is simply not waited for.
+func (fs *frontSession) inputRequest(ctx context.Context, method string, params messages.RawMessage) (messages.RawMessage, error) {
+	if fs.inputs == nil {
+		return nil, &messages.WireError{Code: messages.CodeMethodNotFound, Message: "gateway: a request answered with an event stream takes no input from its client"}
+	}
+	send := func(frame []byte) {
+		if m, err := messages.DecodeMessage(frame); err == nil && m.Kind == messages.KindRequest {
+			select {
+			case fs.inputs <- frame:
+			default: // more input requests at once than a round holds: this one times out
+			}
 		}
 	}
 	return fs.outbound.Call(ctx, send, method, params, fs.g.cfg.ClientRequestTimeout, fs.done)

@@ -41,19 +41,20 @@ const (
 // health (PathHealth) and metrics (PathMetrics). All methods are safe for
 // concurrent use.
 type Gateway struct {
-	cfg      Config
-	log      *slog.Logger
-	version  string
-	eng      *mcpengine.Engine
-	servers  map[string]*upstream
-	order    []*upstream // by name
-	byPrefix []*upstream // longest prefix first
-	auth     *authenticator
-	fronts   *fronts
-	metrics  *metrics
-	audit    *auditLog
-	mux      *http.ServeMux
-	progress progressTokens
+	cfg       Config
+	log       *slog.Logger
+	version   string
+	eng       *mcpengine.Engine
+	servers   map[string]*upstream
+	order     []*upstream // by name
+	byPrefix  []*upstream // longest prefix first
+	auth      *authenticator
+	fronts    *fronts
+	suspended suspensions // 2026-07-28 requests waiting for their clients' input
+	metrics   *metrics
+	audit     *auditLog
+	mux       *http.ServeMux
+	progress  progressTokens
 
 	mu        sync.Mutex
 	listeners []*HTTPServer
@@ -202,6 +203,7 @@ func (g *Gateway) Close(ctx context.Context) error {
 	listeners := g.listeners
 	g.mu.Unlock()
 	g.fronts.closeAll()
+	g.suspended.closeAll()
 	var errs []error
 	for _, l := range listeners {
 		errs = append(errs, l.Close(ctx))
