@@ -203,3 +203,28 @@ func TestAnUnknownRequestStateIsRefused(t *testing.T) {
 	assert.Equal(t, 200, status)
 	assert.Equal(t, int64(messages.CodeInvalidParams), decodeError(t, body).Code)
 }
+
+// TestAnInputRequiredNobodyAnswersIsCancelledUpstream: a client that
+// never sends its request again loses it after ClientRequestTimeout: the
+// server's request is cancelled, and the requestState no longer works.
+func TestAnInputRequiredNobodyAnswersIsCancelledUpstream(t *testing.T) {
+	bsrv, _, gw := twoServers(t, func(c *gateway.Config) { c.ClientRequestTimeout = 100 * time.Millisecond })
+	before := bsrv.Stats().CancelledCalls
+	meta := `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{}}}`
+	hdr := []string{"Mcp-Protocol-Version", "2026-07-28", "Mcp-Method", "tools/call", "Mcp-Name", "b__sample"}
+	status, body, _ := post(t, gw.MCPURL(), "", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"b__sample","arguments":{"prompt":"hi"},`+meta+`}}`, hdr...)
+	require.Equal(t, 200, status, "%s", body)
+	var res messages.InputRequiredResult
+	require.NoError(t, messages.Unmarshal(member(t, body, "result"), &res))
+	require.Equal(t, messages.ResultTypeInputRequired, res.ResultType)
+	require.Len(t, res.InputRequests, 1)
+	for _, in := range res.InputRequests {
+		assert.Equal(t, messages.MethodSamplingCreateMessage, in.Method)
+	}
+	require.NotEmpty(t, res.RequestState)
+
+	eventually(t, 10*time.Second, func() bool { return bsrv.Stats().CancelledCalls > before }, "the upstream call was not cancelled")
+	status, body, _ = post(t, gw.MCPURL(), "", `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"b__sample","arguments":{"prompt":"hi"},"requestState":"`+res.RequestState+`",`+meta+`}}`, hdr...)
+	assert.Equal(t, 200, status)
+	assert.Equal(t, int64(messages.CodeInvalidParams), decodeError(t, body).Code)
+}

@@ -103,7 +103,10 @@ func (fs *frontSession) inputRequest(ctx context.Context, method string, params 
 			}
 		}
 	}
-	return fs.outbound.Call(ctx, send, method, params, fs.g.cfg.ClientRequestTimeout, fs.done)
+	// No timeout of its own: the client answers with its retry, and the
+	// suspension's expiry (ClientRequestTimeout between HTTP requests)
+	// ends the session, which ends this wait.
+	return fs.outbound.Call(ctx, send, method, params, 0, fs.done)
 }
 
 // mapProgress records that the client's progress under tok belongs to
@@ -225,13 +228,17 @@ func (fs *frontSession) end() {
 	subs := fs.subs
 	fs.subs = nil
 	fs.mu.Unlock()
-	close(fs.done)
-	fs.standalone.close()
+	// The client's requests are cancelled (upstream too) before the
+	// server requests waiting for the client fail: a server then learns
+	// that its request was cancelled, not that the client refused what it
+	// asked meanwhile. Nothing the handlers wait for needs done closed.
 	for _, c := range cancels {
 		c()
 	}
 	fs.cancel()
 	fs.handlers.Wait()
+	close(fs.done)
+	fs.standalone.close()
 	if len(subs) == 0 {
 		return
 	}

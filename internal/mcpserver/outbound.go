@@ -30,8 +30,8 @@ type Outbound struct {
 // Call sends a request to the client through send (the frame is send's
 // from then on) and waits for its answer. It returns the result, or the
 // client's *messages.WireError; or, with notifications/cancelled sent the
-// same way, ctx's error or ErrClientTimeout; or ErrSessionEnded once ended
-// is closed (nil: never).
+// same way, ctx's error or ErrClientTimeout (never, if timeout <= 0); or
+// ErrSessionEnded once ended is closed (nil: never).
 func (o *Outbound) Call(ctx context.Context, send func(frame []byte), method string, params messages.RawMessage, timeout time.Duration, ended <-chan struct{}) (messages.RawMessage, error) {
 	select {
 	case <-ended:
@@ -54,8 +54,12 @@ func (o *Outbound) Call(ctx context.Context, send func(frame []byte), method str
 	}()
 	send(messages.AppendRequest(nil, messages.NumberID(id), method, params))
 
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
+	var expired <-chan time.Time // never, without a timeout
+	if timeout > 0 {
+		timer := time.NewTimer(timeout)
+		defer timer.Stop()
+		expired = timer.C
+	}
 	var reason error
 	select {
 	case m := <-ch:
@@ -67,7 +71,7 @@ func (o *Outbound) Call(ctx context.Context, send func(frame []byte), method str
 		return nil, ErrSessionEnded
 	case <-ctx.Done():
 		reason = ctx.Err()
-	case <-timer.C:
+	case <-expired:
 		reason = ErrClientTimeout
 	}
 	cp, _ := messages.Marshal(&messages.CancelledParams{RequestID: messages.NumberID(id), Reason: reason.Error()})

@@ -89,3 +89,17 @@ func TestOutboundCallEndsWithItsSession(t *testing.T) {
 	require.ErrorIs(t, err, ErrSessionEnded)
 	assert.Empty(t, frames, "nothing is sent for an ended session")
 }
+
+func TestOutboundCallWithoutTimeoutWaitsForItsSession(t *testing.T) {
+	var o Outbound
+	ended := make(chan struct{})
+	frames := make(sent, 4)
+	done := make(chan error)
+	go func() { // owner: this test; exits when Call returns
+		_, err := o.Call(context.Background(), frames.send, messages.MethodRootsList, nil, 0, ended)
+		done <- err
+	}()
+	<-frames // sent, and waiting with no timer
+	close(ended)
+	require.ErrorIs(t, <-done, ErrSessionEnded)
+}
