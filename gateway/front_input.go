@@ -3,7 +3,6 @@ package gateway
 import (
 	"net/http"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/mcpengine/mcpengine/internal/mcpserver"
@@ -31,62 +30,32 @@ type suspension struct {
 	expiry *time.Timer // armed while it waits for the client's retry
 }
 
-// suspensions are the requests waiting for their clients' retries, by
-// requestState.
-type suspensions struct {
-	mu     sync.Mutex
-	closed bool
-	m      map[string]*suspension
-}
-
-func (s *suspensions) put(token string, sc *suspension) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.closed {
-		return false
+// takeSuspension removes and returns the suspension under token, if any
+// (once: of two retries with the same requestState, one gets it).
+func (g *Gateway) takeSuspension(token string) *suspension {
+	sc, _ := g.suspended.Get(token)
+	if sc == nil || !g.suspended.Remove(token, sc) {
+		return nil
 	}
-	if s.m == nil {
-		s.m = map[string]*suspension{}
-	}
-	s.m[token] = sc
-	return true
-}
-
-// take removes and returns the suspension under token, if any.
-func (s *suspensions) take(token string) *suspension {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	sc := s.m[token]
-	delete(s.m, token)
 	return sc
 }
 
-// closeAll ends every suspension and refuses new ones.
-func (s *suspensions) closeAll() {
-	s.mu.Lock()
-	s.closed = true
-	all := s.m
-	s.m = nil
-	s.mu.Unlock()
-	for _, sc := range all {
+// endSuspensions ends every suspension and refuses new ones.
+func (g *Gateway) endSuspensions() {
+	for _, sc := range g.suspended.Close() {
 		sc.expiry.Stop()
 		sc.fs.end()
 	}
 }
 
-// inputParams are what a retry adds to a request's params.
-type inputParams struct {
-	messages.InputRetryParams
-}
-
 // serveWithInput runs a modern request that may need the client's input
 // and answers it: its response, or input_required.
 func (g *Gateway) serveWithInput(w http.ResponseWriter, r *http.Request, fs *frontSession, m *messages.Message) {
-	var retry inputParams
+	var retry messages.InputRetryParams
 	_ = messages.Unmarshal(m.Params, &retry)
 	var sc *suspension
 	if retry.RequestState != "" {
-		sc = g.suspended.take(retry.RequestState)
+		sc = g.takeSuspension(retry.RequestState)
 		if sc == nil || sc.fs.who != fs.who {
 			fs.end()
 			writeJSONAnswer(w, messages.AppendError(nil, m.ID, invalidParams("unknown or expired requestState")))
@@ -139,12 +108,12 @@ func (g *Gateway) awaitInput(w http.ResponseWriter, r *http.Request, sc *suspens
 		}
 		res.RequestState = mcpserver.NewSessionID()
 		sc.expiry = time.AfterFunc(g.cfg.ClientRequestTimeout, func() {
-			if g.suspended.take(res.RequestState) == sc {
+			if g.takeSuspension(res.RequestState) == sc {
 				sc.fs.end()
 			}
 		})
 		raw, err := messages.Marshal(&res)
-		if err != nil || !g.suspended.put(res.RequestState, sc) {
+		if err != nil || !g.suspended.Add(res.RequestState, sc, nil) {
 			sc.expiry.Stop()
 			sc.fs.end()
 			writeJSONAnswer(w, messages.AppendError(nil, id, &messages.WireError{Code: messages.CodeInternalError, Message: "the gateway cannot wait for the client's input"}))

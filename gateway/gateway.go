@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcpengine/mcpengine"
+	"github.com/mcpengine/mcpengine/internal/mcpserver"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -50,7 +51,7 @@ type Gateway struct {
 	byPrefix  []*upstream // longest prefix first
 	auth      *authenticator
 	fronts    *fronts
-	suspended suspensions // 2026-07-28 requests waiting for their clients' input
+	suspended mcpserver.Table[*suspension] // 2026-07-28 requests waiting for their clients' input, by requestState
 	metrics   *metrics
 	audit     *auditLog
 	mux       *http.ServeMux
@@ -203,7 +204,7 @@ func (g *Gateway) Close(ctx context.Context) error {
 	listeners := g.listeners
 	g.mu.Unlock()
 	g.fronts.closeAll()
-	g.suspended.closeAll()
+	g.endSuspensions()
 	var errs []error
 	for _, l := range listeners {
 		errs = append(errs, l.Close(ctx))
