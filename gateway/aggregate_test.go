@@ -36,6 +36,27 @@ func twoServers(t *testing.T, mutate func(*gateway.Config)) (*demoserver.Server,
 // fullClient is an engine whose sessions take every server request.
 func fullClient(t *testing.T) *mcpengine.Engine { return clientEngine(t, fullConfig()) }
 
+// serverRequestsReachTheClient calls the sample, elicit and roots tools of
+// servers "a" and "b" on s, a session of a fullClient configuration, and
+// checks that the client's answers came back.
+func serverRequestsReachTheClient(t *testing.T, ctx context.Context, s *mcpengine.Session) {
+	t.Helper()
+	for _, server := range []string{"a", "b"} {
+		res, err := s.CallTool(ctx, server+"__sample", map[string]any{"prompt": "hi from " + server})
+		require.NoError(t, err)
+		assert.Equal(t, "sampled: hi from "+server, toolText(t, res), "sampling through %s", server)
+
+		res, err = s.CallTool(ctx, server+"__elicit", map[string]any{"message": "who?"})
+		require.NoError(t, err)
+		assert.Contains(t, toolText(t, res), "action=accept")
+		assert.Contains(t, toolText(t, res), "Ada")
+
+		res, err = s.CallTool(ctx, server+"__roots", map[string]any{})
+		require.NoError(t, err)
+		assert.Contains(t, toolText(t, res), "file:///work/project", "roots through %s", server)
+	}
+}
+
 // fullConfig is fullClient's configuration.
 func fullConfig() mcpengine.Config {
 	return mcpengine.Config{
@@ -131,20 +152,7 @@ func TestAggregatedEndpointForwardsServerRequestsToTheClient(t *testing.T) {
 	s := connect(t, fullClient(t), "agg", gw, "")
 	ctx := testCtx(t, 30*time.Second)
 
-	for _, server := range []string{"a", "b"} {
-		res, err := s.CallTool(ctx, server+"__sample", map[string]any{"prompt": "hi from " + server})
-		require.NoError(t, err)
-		assert.Equal(t, "sampled: hi from "+server, toolText(t, res), "sampling through %s", server)
-
-		res, err = s.CallTool(ctx, server+"__elicit", map[string]any{"message": "who?"})
-		require.NoError(t, err)
-		assert.Contains(t, toolText(t, res), "action=accept")
-		assert.Contains(t, toolText(t, res), "Ada")
-
-		res, err = s.CallTool(ctx, server+"__roots", map[string]any{})
-		require.NoError(t, err)
-		assert.Contains(t, toolText(t, res), "file:///work/project", "roots through %s", server)
-	}
+	serverRequestsReachTheClient(t, ctx, s)
 }
 
 func TestAggregatedEndpointRefusesServerRequestsOfAClientWithoutTheCapability(t *testing.T) {

@@ -180,20 +180,7 @@ func TestModernClientsAnswerServerRequestsAsInputRequired(t *testing.T) {
 	s := connect(t, newClientEngine(t, fullConfig()), "agg", gw, "")
 	require.Equal(t, messages.Version20260728, s.ProtocolVersion())
 	ctx := testCtx(t, 30*time.Second)
-	for _, server := range []string{"a", "b"} {
-		res, err := s.CallTool(ctx, server+"__sample", map[string]any{"prompt": "hi from " + server})
-		require.NoError(t, err)
-		assert.Equal(t, "sampled: hi from "+server, toolText(t, res), "sampling through %s", server)
-
-		res, err = s.CallTool(ctx, server+"__elicit", map[string]any{"message": "who?"})
-		require.NoError(t, err)
-		assert.Contains(t, toolText(t, res), "action=accept")
-		assert.Contains(t, toolText(t, res), "Ada")
-
-		res, err = s.CallTool(ctx, server+"__roots", map[string]any{})
-		require.NoError(t, err)
-		assert.Contains(t, toolText(t, res), "file:///work/project", "roots through %s", server)
-	}
+	serverRequestsReachTheClient(t, ctx, s)
 }
 
 func TestAnUnknownRequestStateIsRefused(t *testing.T) {
