@@ -4,6 +4,8 @@ import (
 	"context"
 	"time"
 
+	"github.com/mcpengine/mcpengine/internal/mcpserver"
+
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -148,7 +150,7 @@ func (s *session) handleRequest(m *messages.Message, b *batchCollector) {
 	case werr != nil:
 		r.replyError(werr)
 		return
-	case modern && removedInModern(m.Method):
+	case modern && mcpserver.RemovedInModern(m.Method):
 		r.replyError(&messages.WireError{Code: messages.CodeMethodNotFound, Message: m.Method + " does not exist in the stateless protocol"})
 		return
 	case !modern && m.Method == messages.MethodServerDiscover:
@@ -213,7 +215,7 @@ func (s *session) run(r *request, h handlerFunc) {
 		start := len(buf)
 		buf, werr = h(r, buf)
 		if r.modern && werr == nil {
-			buf = withResultType(buf, start, r.method)
+			buf = mcpserver.WithResultType(buf, start, r.method)
 		}
 	}
 	if r.ctx.Err() != nil || werr == errNoResponse {

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"github.com/mcpengine/mcpengine/internal/httpserve"
+	"github.com/mcpengine/mcpengine/internal/mcpserver"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -15,7 +16,7 @@ import (
 // waits for a client.
 func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, s *httpSession, st *stream, sk *sink, cursor int64) {
 	c := s.streamable
-	rc := http.NewResponseController(w)
+	sw := mcpserver.NewSSEWriter(w, st.id, h.o.SSERetry)
 
 	// The drop fault applies to an answer stream's first connection.
 	dropAt := -1
@@ -27,41 +28,30 @@ func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, s *http
 
 	written := 0
 	ending := false
-	var buf []byte
 	for {
 		c.mu.Lock()
 		if st.sink != sk {
 			c.mu.Unlock()
 			return // taken over by a resumption
 		}
-		evs := st.after(cursor)
+		evs := st.log.After(cursor)
 		complete := st.complete
 		c.mu.Unlock()
 
-		buf = buf[:0]
 		drop := false
-		for _, e := range evs {
-			if dropAt >= 0 && e.response {
-				drop = true
-				break
-			}
-			buf = h.appendEvent(buf, st.id, e)
-			cursor = e.seq
-			written++
-			if dropAt >= 0 && written >= dropAt {
-				drop = true
-				break
-			}
+		if dropAt >= 0 {
+			var n int
+			n, drop = dropCut(evs, dropAt-written)
+			evs = evs[:n]
 		}
-		if len(buf) > 0 {
-			_, err := w.Write(buf)
-			if err == nil {
-				err = rc.Flush()
-			}
+		if len(evs) > 0 {
+			last, err := sw.Write(evs)
 			if err != nil {
 				c.detach(st, sk)
 				return
 			}
+			cursor = last
+			written += len(evs)
 			c.markSent(st, cursor)
 		}
 		if drop {
@@ -96,13 +86,20 @@ func (h *StreamableHandler) pump(w http.ResponseWriter, r *http.Request, s *http
 	}
 }
 
-// appendEvent formats one event of stream streamID.
-func (h *StreamableHandler) appendEvent(buf []byte, streamID int, e event) []byte {
-	id := eventID(streamID, e.seq)
-	if e.data == nil {
-		return httpserve.AppendSSEEvent(buf, id, "", h.o.SSERetry, nil)
+// dropCut is how many of evs the drop fault lets through when budget
+// more events may be written, and whether it drops the stream after them:
+// before a response (the client must lose an answer), or once the budget
+// is spent.
+func dropCut(evs []mcpserver.Event, budget int) (n int, drop bool) {
+	for i, e := range evs {
+		if e.Response {
+			return i, true
+		}
+		if i+1 >= budget {
+			return i + 1, true
+		}
 	}
-	return httpserve.AppendSSEEvent(buf, id, "message", 0, e.data)
+	return len(evs), false
 }
 
 // answerJSON waits for every response a POST is owed and answers them as
@@ -115,7 +112,7 @@ func (h *StreamableHandler) answerJSON(w http.ResponseWriter, r *http.Request, s
 	for {
 		c.mu.Lock()
 		complete := st.complete
-		evs := st.events
+		evs := st.log.All()
 		c.mu.Unlock()
 		if complete {
 			h.writeJSON(w, s, evs, newSession)
@@ -146,7 +143,7 @@ func (h *StreamableHandler) answerJSON(w http.ResponseWriter, r *http.Request, s
 // GarbageEvery fault precedes it on its own line, making the body invalid
 // JSON as the fault intends. An answer with no frame (every request was
 // cancelled) gets 202.
-func (h *StreamableHandler) writeJSON(w http.ResponseWriter, s *httpSession, evs []event, newSession bool) {
+func (h *StreamableHandler) writeJSON(w http.ResponseWriter, s *httpSession, evs []mcpserver.Event, newSession bool) {
 	if newSession {
 		if _, failed := s.streamable.initOutcome(); failed {
 			h.hub.end(s) // a session whose initialize failed is of no use
@@ -160,14 +157,14 @@ func (h *StreamableHandler) writeJSON(w http.ResponseWriter, s *httpSession, evs
 	}
 	size := 0
 	for _, e := range evs {
-		size += len(e.data) + 1
+		size += len(e.Data) + 1
 	}
 	body := make([]byte, 0, size)
 	for i, e := range evs {
 		if i > 0 {
 			body = append(body, '\n')
 		}
-		body = append(body, e.data...)
+		body = append(body, e.Data...)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(http.StatusOK)

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/mcpengine/mcpengine/internal/mcpserver"
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/transport"
 )
@@ -58,7 +59,7 @@ func newHTTPConn(o *HTTPOptions) *httpConn {
 		in:         newInbox(),
 		limit:      o.HistoryLimit,
 		nextStream: standaloneStreamID + 1,
-		standalone: &stream{id: standaloneStreamID, standalone: true},
+		standalone: &stream{id: standaloneStreamID, standalone: true, log: mcpserver.EventLog{Lossy: true}},
 		streams:    make(map[int]*stream),
 		waiting:    make(map[messages.ID]*stream),
 		tokens:     make(map[messages.ID]*stream),
@@ -287,7 +288,7 @@ func (c *httpConn) finish(st *stream, sk *sink) {
 	c.mu.Lock()
 	if st.sink == sk {
 		st.sink = nil
-		st.events = nil
+		st.log.Release()
 	}
 	c.mu.Unlock()
 }
@@ -313,8 +314,8 @@ func (c *httpConn) openStandalone(sk *sink, prime bool) (int64, error) {
 		return 0, errStreamBusy
 	}
 	c.attachLocked(st, sk)
-	cursor := st.sent
-	if prime && !st.undelivered() {
+	cursor := st.log.Sent()
+	if prime && !st.log.Undelivered() {
 		st.append(nil, false, c.limit)
 	}
 	return cursor, nil
@@ -329,7 +330,7 @@ func (c *httpConn) resume(streamID int, seq int64, sk *sink) (*stream, error) {
 	switch {
 	case st == nil:
 		return nil, errUnknownStream
-	case seq > st.nextSeq:
+	case seq > st.log.Last():
 		return nil, errBadEventID
 	}
 	c.attachLocked(st, sk)
@@ -339,8 +340,7 @@ func (c *httpConn) resume(streamID int, seq int64, sk *sink) (*stream, error) {
 // markSent records that events up to seq were handed to a connection.
 func (c *httpConn) markSent(st *stream, seq int64) {
 	c.mu.Lock()
-	st.sent = max(st.sent, seq)
-	st.trim(c.limit)
+	st.log.MarkSent(seq, c.limit)
 	c.mu.Unlock()
 }
 

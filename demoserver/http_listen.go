@@ -3,12 +3,9 @@ package demoserver
 import (
 	"context"
 	"errors"
-	"log/slog"
-	"net"
-	"net/http"
-	"time"
 
 	"github.com/mcpengine/mcpengine/internal/httpserve"
+	"github.com/mcpengine/mcpengine/internal/mcpserver"
 )
 
 // HTTPServer is a Server listening on TCP with every HTTP transport (an
@@ -27,20 +24,13 @@ type HTTPServer struct {
 // serves HTTPHandler(o) there until Close. It does not check that addr is
 // a loopback address; the CLI does.
 func (s *Server) ListenHTTP(addr string, o HTTPOptions) (*HTTPServer, error) {
-	ln, err := net.Listen("tcp", addr)
+	h := s.HTTPHandler(o)
+	url, srv, err := mcpserver.Listen(addr, h, s.opts.Logger)
 	if err != nil {
+		_ = h.Close(context.Background()) // no session yet: returns at once
 		return nil, err
 	}
-	h := s.HTTPHandler(o)
-	return &HTTPServer{
-		Handler: h,
-		URL:     "http://" + ln.Addr().String(),
-		srv: httpserve.Serve(ln, &http.Server{
-			Handler:           h,
-			ReadHeaderTimeout: 10 * time.Second,
-			ErrorLog:          slog.NewLogLogger(s.opts.Logger.Handler(), slog.LevelDebug),
-		}),
-	}, nil
+	return &HTTPServer{Handler: h, URL: url, srv: srv}, nil
 }
 
 // StreamableURL is the Streamable HTTP endpoint's URL.

@@ -1,10 +1,10 @@
 package demoserver
 
 import (
-	"bytes"
 	"net/http"
 
 	"github.com/mcpengine/mcpengine/internal/httpserve"
+	"github.com/mcpengine/mcpengine/internal/mcpserver"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -19,27 +19,24 @@ import (
 
 // Header names of the stateless era's request metadata.
 const (
-	HeaderMethod = "Mcp-Method"
-	HeaderName   = "Mcp-Name"
+	HeaderMethod = mcpserver.HeaderMethod
+	HeaderName   = mcpserver.HeaderName
 )
 
 // modernPost returns the request of a POST that is one modern request, or
 // nil (a server that speaks no modern version serves every POST the
 // legacy way, as a server of the old era does).
 func (h *StreamableHandler) modernPost(msgs []messages.Message) *messages.Message {
-	if !h.srv.opts.speaksModern() || len(msgs) != 1 || msgs[0].Kind != messages.KindRequest || !bytes.Contains(msgs[0].Params, modernMarker) {
-		return nil
-	}
-	return &msgs[0]
+	return mcpserver.ModernPost(msgs, h.srv.opts.Versions)
 }
 
 func (h *StreamableHandler) postModern(w http.ResponseWriter, r *http.Request, body []byte, msgs []messages.Message, m *messages.Message) {
-	if werr := checkModernHeaders(r, m); werr != nil {
-		modernError(w, m.ID, werr)
+	if werr := mcpserver.CheckModernHeaders(r, m); werr != nil {
+		mcpserver.WriteModernError(w, m.ID, werr)
 		return
 	}
 	if _, werr := h.srv.modernRequest(m.Params); werr != nil {
-		modernError(w, m.ID, werr)
+		mcpserver.WriteModernError(w, m.ID, werr)
 		return
 	}
 	if status := h.faults.failPost(&h.o); status != 0 {
@@ -56,51 +53,4 @@ func (h *StreamableHandler) postModern(w http.ResponseWriter, r *http.Request, b
 		h.hub.release(s)
 	}()
 	h.answer(w, r, s, body, inspectPost(msgs), false)
-}
-
-// checkModernHeaders compares the mirrored headers with the body.
-func checkModernHeaders(r *http.Request, m *messages.Message) *messages.WireError {
-	var p struct {
-		Name string `json:"name"`
-		URI  string `json:"uri"`
-		Meta struct {
-			Version string `json:"io.modelcontextprotocol/protocolVersion"`
-		} `json:"_meta"`
-	}
-	if decodeJSON(m.Params, &p) != nil {
-		return invalidParams("params do not decode")
-	}
-	mismatch := func(header, got, want string) *messages.WireError {
-		return &messages.WireError{Code: messages.CodeHeaderMismatch,
-			Message: "Header mismatch: " + header + " header value '" + got + "' does not match body value '" + want + "'"}
-	}
-	if v := r.Header.Get(HeaderProtocolVersion); v != p.Meta.Version {
-		return mismatch(HeaderProtocolVersion, v, p.Meta.Version)
-	}
-	if v := r.Header.Get(HeaderMethod); v != m.Method {
-		return mismatch(HeaderMethod, v, m.Method)
-	}
-	want, named := "", false
-	switch m.Method {
-	case messages.MethodToolsCall, messages.MethodPromptsGet:
-		want, named = p.Name, true
-	case messages.MethodResourcesRead:
-		want, named = p.URI, true
-	}
-	if named {
-		got, ok := httpserve.DecodeHeaderValue(r.Header.Get(HeaderName))
-		if !ok || got != want || len(r.Header.Values(HeaderName)) != 1 {
-			return mismatch(HeaderName, r.Header.Get(HeaderName), want)
-		}
-	}
-	return nil
-}
-
-// modernError answers a refused modern request: 400 and the JSON-RPC
-// error with the request's id.
-func modernError(w http.ResponseWriter, id messages.ID, werr *messages.WireError) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(http.StatusBadRequest)
-	_, _ = w.Write(messages.AppendError(nil, id, werr))
 }

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/mcpengine/mcpengine/internal/mcpserver"
+
 	"github.com/mcpengine/mcpengine/transport"
 )
 
@@ -22,9 +24,9 @@ const (
 
 // HTTP header names, in Go's canonical form (matching is case-insensitive).
 const (
-	HeaderSessionID       = "Mcp-Session-Id"
-	HeaderProtocolVersion = "Mcp-Protocol-Version"
-	HeaderLastEventID     = "Last-Event-Id"
+	HeaderSessionID       = mcpserver.HeaderSessionID
+	HeaderProtocolVersion = mcpserver.HeaderProtocolVersion
+	HeaderLastEventID     = mcpserver.HeaderLastEventID
 )
 
 // WebSocketSubprotocol is the subprotocol a WebSocket client must offer.

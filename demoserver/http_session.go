@@ -2,13 +2,11 @@ package demoserver
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"sync"
 	"sync/atomic"
-	"time"
 
+	"github.com/mcpengine/mcpengine/internal/mcpserver"
 	"github.com/mcpengine/mcpengine/transport"
 )
 
@@ -27,10 +25,7 @@ type httpSession struct {
 
 	requests atomic.Int64 // request POSTs (ExpireAfter)
 
-	mu     sync.Mutex
-	active int         // HTTP requests in progress
-	idle   *time.Timer // SessionIdleTimeout, armed while active == 0
-	ended  bool        // Serve returned: no timer is armed any more
+	lease *mcpserver.Lease // HTTP requests in progress, SessionIdleTimeout; ended when Serve returned
 }
 
 // crashed reports whether the session ended by a fault that stands for a
@@ -39,14 +34,6 @@ type httpSession struct {
 // done is closed.
 func (s *httpSession) crashed() bool {
 	return errors.Is(s.err, ErrExitRequested) || errors.Is(s.err, ErrCloseRequested)
-}
-
-// newSessionID returns 128 random bits in hex: visible ASCII, as the
-// specification asks, and unguessable.
-func newSessionID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
 }
 
 // hub owns the sessions of one HTTP handler: it starts their Serve calls,
@@ -59,15 +46,13 @@ type hub struct {
 	ctx    context.Context // every Serve's context; cancelled to force them
 	cancel context.CancelFunc
 
-	mu       sync.Mutex
-	closed   bool
-	sessions map[string]*httpSession
+	sessions mcpserver.Table[*httpSession]
 	wg       sync.WaitGroup // Serve calls
 }
 
 func newHub(srv *Server, o *HTTPOptions, kind string) *hub {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &hub{srv: srv, o: o, kind: kind, ctx: ctx, cancel: cancel, sessions: make(map[string]*httpSession)}
+	return &hub{srv: srv, o: o, kind: kind, ctx: ctx, cancel: cancel}
 }
 
 var errHubClosed = errors.New("demoserver: the handler is closed")
@@ -75,13 +60,13 @@ var errHubClosed = errors.New("demoserver: the handler is closed")
 // add registers a session; it fails once the hub is closing.
 func (h *hub) add(s *httpSession) error {
 	s.done = make(chan struct{})
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if h.closed {
+	s.lease = mcpserver.NewLease(h.o.SessionIdleTimeout, func() {
+		h.srv.opts.Logger.Debug("demoserver: HTTP session idle, ending it", "session", s.id)
+		h.end(s)
+	})
+	if !h.sessions.Add(s.id, s, func() { h.wg.Add(1) }) {
 		return errHubClosed
 	}
-	h.sessions[s.id] = s
-	h.wg.Add(1)
 	return nil
 }
 
@@ -106,73 +91,32 @@ func (h *hub) serve(s *httpSession) {
 	s.err = err
 	close(s.done)
 	h.forget(s)
-	s.mu.Lock()
-	s.ended = true
-	if s.idle != nil {
-		s.idle.Stop()
-	}
-	s.mu.Unlock()
+	s.lease.End()
 	h.srv.opts.Logger.Debug("demoserver: HTTP session ended", "transport", h.kind, "session", s.id, "err", err)
 	if h.o.SessionEnded != nil {
 		h.o.SessionEnded(s.id, err)
 	}
 }
 
-func (h *hub) forget(s *httpSession) {
-	h.mu.Lock()
-	if h.sessions[s.id] == s {
-		delete(h.sessions, s.id)
-	}
-	h.mu.Unlock()
-}
+func (h *hub) forget(s *httpSession) { h.sessions.Remove(s.id, s) }
 
 // lookup finds a live session and counts an HTTP request in progress on
 // it; the caller calls release when the request is over.
 func (h *hub) lookup(id string) *httpSession {
-	h.mu.Lock()
-	s := h.sessions[id]
-	h.mu.Unlock()
-	if s != nil {
-		h.hold(s)
+	s, _ := h.sessions.Get(id)
+	if s == nil || !s.lease.Hold() {
+		return nil
 	}
 	return s
 }
 
-// hold counts an HTTP request in progress on s; release ends it.
-func (h *hub) hold(s *httpSession) {
-	s.mu.Lock()
-	s.active++
-	if s.idle != nil {
-		s.idle.Stop()
-	}
-	s.mu.Unlock()
-}
+// hold counts an HTTP request in progress on a session just started;
+// release ends it.
+func (h *hub) hold(s *httpSession) { s.lease.Hold() }
 
-// release ends an HTTP request counted by lookup; the last one arms the
-// idle timeout.
-func (h *hub) release(s *httpSession) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.active--
-	if s.active > 0 || s.ended || h.o.SessionIdleTimeout <= 0 {
-		return
-	}
-	if s.idle == nil {
-		s.idle = time.AfterFunc(h.o.SessionIdleTimeout, func() { h.expireIfIdle(s) })
-	} else {
-		s.idle.Reset(h.o.SessionIdleTimeout)
-	}
-}
-
-func (h *hub) expireIfIdle(s *httpSession) {
-	s.mu.Lock()
-	idle := s.active == 0
-	s.mu.Unlock()
-	if idle {
-		h.srv.opts.Logger.Debug("demoserver: HTTP session idle, ending it", "session", s.id)
-		h.end(s)
-	}
-}
+// release ends an HTTP request counted by lookup or hold; the last one
+// arms the idle timeout.
+func (h *hub) release(s *httpSession) { s.lease.Release() }
 
 // end forgets a session at once (later requests for it get 404) and asks
 // it to end; Serve returns soon after.
@@ -183,9 +127,7 @@ func (h *hub) end(s *httpSession) {
 
 // endID ends the session with this id, if it is live.
 func (h *hub) endID(id string) bool {
-	h.mu.Lock()
-	s := h.sessions[id]
-	h.mu.Unlock()
+	s, _ := h.sessions.Get(id)
 	if s == nil {
 		return false
 	}
@@ -194,24 +136,11 @@ func (h *hub) endID(id string) bool {
 }
 
 // ids lists the live sessions.
-func (h *hub) ids() []string {
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	out := make([]string, 0, len(h.sessions))
-	for id := range h.sessions {
-		out = append(out, id)
-	}
-	return out
-}
+func (h *hub) ids() []string { return h.sessions.IDs() }
 
 // endAll ends every live session and returns how many there were.
 func (h *hub) endAll() int {
-	h.mu.Lock()
-	all := make([]*httpSession, 0, len(h.sessions))
-	for _, s := range h.sessions {
-		all = append(all, s)
-	}
-	h.mu.Unlock()
+	all := h.sessions.All()
 	for _, s := range all {
 		h.end(s)
 	}
@@ -222,10 +151,9 @@ func (h *hub) endAll() int {
 // calls. If ctx ends first it cancels them outright, waits for them to
 // return (promptly: Serve honours its context) and returns ctx's error.
 func (h *hub) close(ctx context.Context) error {
-	h.mu.Lock()
-	h.closed = true
-	h.mu.Unlock()
-	h.endAll()
+	for _, s := range h.sessions.Close() {
+		h.end(s)
+	}
 	done := make(chan struct{})
 	// Owner: this call. Exits when every Serve call returned, which the
 	// cancel below guarantees at the latest.

@@ -7,20 +7,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcpengine/mcpengine/internal/mcpserver"
 	"github.com/mcpengine/mcpengine/messages"
 )
-
-func TestEventIDsNameTheirStream(t *testing.T) {
-	id := eventID(7, 42)
-	s, seq, ok := parseEventID(id)
-	require.True(t, ok)
-	assert.Equal(t, 7, s)
-	assert.Equal(t, int64(42), seq)
-	for _, bad := range []string{"", "7", "a-1", "1-b", "-1-2", "1--2"} {
-		_, _, ok := parseEventID(bad)
-		assert.False(t, ok, bad)
-	}
-}
 
 func TestDecodeOutbound(t *testing.T) {
 	msgs := decodeOutbound([]byte(`[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":"x","error":{"code":-1,"message":"m"}}]`))
@@ -44,7 +33,7 @@ func TestStandaloneBufferIsBounded(t *testing.T) {
 	r := newSSEReader(get)
 	e, m := r.mustMessage(t)
 	assert.Equal(t, messages.NotificationResourcesListChanged, m.Method, "the oldest was dropped")
-	assert.Equal(t, eventID(standaloneStreamID, 2), e.id)
+	assert.Equal(t, mcpserver.EventID(standaloneStreamID, 2), e.id)
 	_, m = r.mustMessage(t)
 	assert.Equal(t, messages.NotificationPromptsListChanged, m.Method)
 }

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/mcpengine/mcpengine/internal/httpserve"
+	"github.com/mcpengine/mcpengine/internal/mcpserver"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -221,7 +222,7 @@ func (h *StreamableHandler) postSession(w http.ResponseWriter, r *http.Request, 
 // newSession creates and starts a session for an initialize POST.
 func (h *StreamableHandler) newSession() *httpSession {
 	c := newHTTPConn(&h.o)
-	s := &httpSession{id: newSessionID(), conn: c, streamable: c, end: c.in.finish}
+	s := &httpSession{id: mcpserver.NewSessionID(), conn: c, streamable: c, end: c.in.finish}
 	if h.hub.start(s) != nil {
 		return nil
 	}
@@ -243,7 +244,7 @@ func (h *StreamableHandler) get(w http.ResponseWriter, r *http.Request) {
 	sk := newSink()
 
 	if last := r.Header.Get(HeaderLastEventID); last != "" {
-		streamID, seq, ok := parseEventID(last)
+		streamID, seq, ok := mcpserver.ParseEventID(last)
 		if !ok {
 			httpserve.Error(w, http.StatusBadRequest, messages.CodeInvalidRequest, "malformed "+HeaderLastEventID)
 			return

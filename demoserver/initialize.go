@@ -3,6 +3,7 @@ package demoserver
 import (
 	"slices"
 
+	"github.com/mcpengine/mcpengine/internal/mcpserver"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -12,11 +13,7 @@ func (o *Options) negotiate(requested string) string {
 	if o.AnswerVersion != "" {
 		return o.AnswerVersion
 	}
-	legacy := o.legacyVersions()
-	if slices.Contains(legacy, requested) {
-		return requested
-	}
-	return slices.Max(legacy)
+	return mcpserver.NegotiateVersion(requested, o.legacyVersions())
 }
 
 func handleInitialize(r *request, buf []byte) ([]byte, *messages.WireError) {

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/mcpengine/mcpengine/internal/mcpserver"
+
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -84,22 +86,11 @@ func (h *listenHub) endAll() int {
 	return n
 }
 
-// appendSubscriptionMeta appends `"_meta":{"…/subscriptionId":id}`.
-func appendSubscriptionMeta(buf []byte, id messages.ID) []byte {
-	buf = append(buf, `"_meta":{"`+messages.MetaSubscriptionID+`":`...)
-	buf = id.AppendJSON(buf)
-	return append(buf, '}')
-}
-
-// send sends a notification on the listen: params are the members besides
+// send sends a notification on the listen: members are those besides
 // _meta ("" for none).
 func (l *listener) send(method string, members []byte) {
 	var p [256]byte
-	params := appendSubscriptionMeta(append(p[:0], '{'), l.id)
-	if len(members) > 0 {
-		params = append(append(params, ','), members...)
-	}
-	l.s.notify(method, append(params, '}'))
+	l.s.notify(method, mcpserver.AppendListenParams(p[:0], l.id, members))
 }
 
 // handleListen serves subscriptions/listen (modern requests only).
@@ -115,13 +106,13 @@ func handleListen(r *request, buf []byte) ([]byte, *messages.WireError) {
 	ack := p.Notifications
 	ack.ResourceSubscriptions = slices.Clone(ack.ResourceSubscriptions)
 	l := &listener{s: r.s, ctx: r.ctx, id: r.id, filter: ack, end: make(chan struct{})}
-	raw, err := messages.Marshal(&ack)
+	members, err := mcpserver.AppendListenAck(nil, &ack)
 	if err != nil {
 		return nil, &messages.WireError{Code: messages.CodeInternalError, Message: err.Error()}
 	}
 	// The acknowledgement is queued before the listen can be found, so it
 	// is the first message of the stream.
-	l.send(messages.NotificationSubscriptionsAcknowledged, append([]byte(`"notifications":`), raw...))
+	l.send(messages.NotificationSubscriptionsAcknowledged, members)
 	hub := &r.s.srv.listens
 	hub.add(l)
 	select {
@@ -131,36 +122,22 @@ func handleListen(r *request, buf []byte) ([]byte, *messages.WireError) {
 	case <-l.end:
 	}
 	buf = append(buf, `{"resultType":"complete",`...)
-	return append(appendSubscriptionMeta(buf, l.id), '}'), nil
-}
-
-// listChangedWanted says whether a filter opted in to method.
-func listChangedWanted(method string) func(*messages.SubscriptionFilter) bool {
-	return func(f *messages.SubscriptionFilter) bool {
-		switch method {
-		case messages.NotificationToolsListChanged:
-			return f.ToolsListChanged
-		case messages.NotificationPromptsListChanged:
-			return f.PromptsListChanged
-		case messages.NotificationResourcesListChanged:
-			return f.ResourcesListChanged
-		}
-		return false
-	}
+	return append(mcpserver.AppendSubscriptionMeta(buf, l.id), '}'), nil
 }
 
 // notifyListens sends a list_changed to the listens that asked for it.
 func (srv *Server) notifyListens(method string) int {
-	return srv.listens.each(listChangedWanted(method), func(l *listener) { l.send(method, nil) })
+	return srv.listens.each(func(f *messages.SubscriptionFilter) bool { return mcpserver.ListenWants(f, method, "") },
+		func(l *listener) { l.send(method, nil) })
 }
 
 // touchListens sends resources/updated for uri to the listens subscribed
 // to it.
 func (srv *Server) touchListens(uri string) int {
 	var m [256]byte
-	members := appendString(append(m[:0], `"uri":`...), uri)
+	members := mcpserver.AppendURIMember(m[:0], uri)
 	return srv.listens.each(func(f *messages.SubscriptionFilter) bool {
-		return slices.Contains(f.ResourceSubscriptions, uri)
+		return mcpserver.ListenWants(f, messages.NotificationResourcesUpdated, uri)
 	}, func(l *listener) { l.send(messages.NotificationResourcesUpdated, members) })
 }
 

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mcpengine/mcpengine/internal/mcpserver"
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/transport"
 )
@@ -50,13 +51,13 @@ type session struct {
 
 	initialized atomic.Bool  // initialize answered
 	logLevel    atomic.Int32 // minimum level of notifications/message
-	nextID      atomic.Int64 // ids of server-initiated requests
+
+	outbound mcpserver.Outbound // the server's requests to the client
 
 	mu         sync.Mutex
 	version    string
 	clientCaps messages.ClientCapabilities
 	inflight   map[messages.ID]context.CancelCauseFunc // slow client requests
-	pending    map[int64]chan messages.Message         // server-initiated requests
 	subs       map[string]struct{}                     // subscribed resource URIs
 }
 
@@ -66,7 +67,6 @@ func newSession(srv *Server, conn transport.Conn) *session {
 		conn:        conn,
 		writeFailed: make(chan struct{}),
 		inflight:    make(map[messages.ID]context.CancelCauseFunc),
-		pending:     make(map[int64]chan messages.Message),
 		subs:        make(map[string]struct{}),
 	}
 	s.logLevel.Store(int32(levelInfo))

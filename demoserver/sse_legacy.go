@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"context"
 	"net/http"
-	"net/url"
 	"strings"
 	"sync"
 
 	"github.com/mcpengine/mcpengine/internal/httpserve"
+	"github.com/mcpengine/mcpengine/internal/mcpserver"
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/transport"
 )
@@ -65,18 +65,18 @@ func (h *SSEHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// endpoint is the URL the endpoint event advertises for a session.
-func (h *SSEHandler) endpoint(id string) string {
-	u := h.o.MessagePath + "?sessionId=" + url.QueryEscape(id)
+// endpoint is the URL the endpoint event advertises (without the
+// session).
+func (h *SSEHandler) endpoint() string {
 	if h.o.LegacyEndpointOrigin != "" {
-		u = strings.TrimRight(h.o.LegacyEndpointOrigin, "/") + u
+		return strings.TrimRight(h.o.LegacyEndpointOrigin, "/") + h.o.MessagePath
 	}
-	return u
+	return h.o.MessagePath
 }
 
 func (h *SSEHandler) stream(w http.ResponseWriter, r *http.Request) {
 	c := newLegacyConn()
-	s := &httpSession{id: newSessionID(), conn: c, legacy: c, end: c.in.finish}
+	s := &httpSession{id: mcpserver.NewSessionID(), conn: c, legacy: c, end: c.in.finish}
 	if h.hub.start(s) != nil {
 		httpserve.Error(w, http.StatusServiceUnavailable, messages.CodeInternalError, "server shutting down")
 		return
@@ -90,7 +90,7 @@ func (h *SSEHandler) stream(w http.ResponseWriter, r *http.Request) {
 	rc := http.NewResponseController(w)
 	httpserve.SetSSEHeaders(w)
 	w.WriteHeader(http.StatusOK)
-	buf := httpserve.AppendSSEEvent(nil, "", "endpoint", 0, []byte(h.endpoint(s.id)))
+	buf := mcpserver.AppendEndpointEvent(nil, h.endpoint(), s.id)
 	if _, err := w.Write(buf); err != nil || rc.Flush() != nil {
 		return
 	}
@@ -124,18 +124,14 @@ func (h *SSEHandler) stream(w http.ResponseWriter, r *http.Request) {
 }
 
 func (h *SSEHandler) message(w http.ResponseWriter, r *http.Request) {
-	s := h.hub.lookup(r.URL.Query().Get("sessionId"))
+	s := h.hub.lookup(mcpserver.LegacySessionID(r))
 	if s == nil || s.legacy == nil {
 		httpserve.Error(w, http.StatusNotFound, messages.CodeInvalidRequest, "session not found")
 		return
 	}
 	defer h.hub.release(s)
-	body := httpserve.ReadBody(w, r, h.o.MaxBodyBytes)
+	body, msgs := httpserve.ReadMessages(w, r, h.o.MaxBodyBytes)
 	if body == nil {
-		return
-	}
-	msgs, ok := httpserve.DecodeBody(w, body)
-	if !ok {
 		return
 	}
 	if hasRequest(msgs) {

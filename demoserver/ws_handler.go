@@ -10,6 +10,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/mcpengine/mcpengine/internal/httpserve"
+	"github.com/mcpengine/mcpengine/internal/mcpserver"
 	"github.com/mcpengine/mcpengine/transport"
 )
 
@@ -60,7 +61,7 @@ func (h *WebSocketHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// Ending the session early (Close) drops the connection at once, as a
 	// server going away would: a closing handshake could wait seconds for
 	// an unresponsive client.
-	s := &httpSession{id: newSessionID(), conn: c, end: cancel}
+	s := &httpSession{id: mcpserver.NewSessionID(), conn: c, end: cancel}
 	if h.hub.add(s) != nil {
 		_ = wc.Close(websocket.StatusTryAgainLater, "server shutting down")
 		return

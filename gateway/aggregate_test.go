@@ -2,7 +2,6 @@ package gateway_test
 
 import (
 	"context"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -35,8 +34,32 @@ func twoServers(t *testing.T, mutate func(*gateway.Config)) (*demoserver.Server,
 }
 
 // fullClient is an engine whose sessions take every server request.
-func fullClient(t *testing.T) *mcpengine.Engine {
-	return clientEngine(t, mcpengine.Config{
+func fullClient(t *testing.T) *mcpengine.Engine { return clientEngine(t, fullConfig()) }
+
+// serverRequestsReachTheClient calls the sample, elicit and roots tools of
+// servers "a" and "b" on s, a session of a fullClient configuration, and
+// checks that the client's answers came back.
+func serverRequestsReachTheClient(t *testing.T, ctx context.Context, s *mcpengine.Session) {
+	t.Helper()
+	for _, server := range []string{"a", "b"} {
+		res, err := s.CallTool(ctx, server+"__sample", map[string]any{"prompt": "hi from " + server})
+		require.NoError(t, err)
+		assert.Equal(t, "sampled: hi from "+server, toolText(t, res), "sampling through %s", server)
+
+		res, err = s.CallTool(ctx, server+"__elicit", map[string]any{"message": "who?"})
+		require.NoError(t, err)
+		assert.Contains(t, toolText(t, res), "action=accept")
+		assert.Contains(t, toolText(t, res), "Ada")
+
+		res, err = s.CallTool(ctx, server+"__roots", map[string]any{})
+		require.NoError(t, err)
+		assert.Contains(t, toolText(t, res), "file:///work/project", "roots through %s", server)
+	}
+}
+
+// fullConfig is fullClient's configuration.
+func fullConfig() mcpengine.Config {
+	return mcpengine.Config{
 		Sampling: func(_ context.Context, p *messages.CreateMessageParams) (*messages.CreateMessageResult, error) {
 			blocks, err := p.Messages[0].Blocks()
 			if err != nil {
@@ -49,7 +72,7 @@ func fullClient(t *testing.T) *mcpengine.Engine {
 			return &messages.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada", "confirm": true}}, nil
 		},
 		Roots: []messages.Root{{URI: "file:///work/project", Name: "project"}},
-	})
+	}
 }
 
 func names[T any](items []T, name func(T) string) []string {
@@ -129,20 +152,7 @@ func TestAggregatedEndpointForwardsServerRequestsToTheClient(t *testing.T) {
 	s := connect(t, fullClient(t), "agg", gw, "")
 	ctx := testCtx(t, 30*time.Second)
 
-	for _, server := range []string{"a", "b"} {
-		res, err := s.CallTool(ctx, server+"__sample", map[string]any{"prompt": "hi from " + server})
-		require.NoError(t, err)
-		assert.Equal(t, "sampled: hi from "+server, toolText(t, res), "sampling through %s", server)
-
-		res, err = s.CallTool(ctx, server+"__elicit", map[string]any{"message": "who?"})
-		require.NoError(t, err)
-		assert.Contains(t, toolText(t, res), "action=accept")
-		assert.Contains(t, toolText(t, res), "Ada")
-
-		res, err = s.CallTool(ctx, server+"__roots", map[string]any{})
-		require.NoError(t, err)
-		assert.Contains(t, toolText(t, res), "file:///work/project", "roots through %s", server)
-	}
+	serverRequestsReachTheClient(t, ctx, s)
 }
 
 func TestAggregatedEndpointRefusesServerRequestsOfAClientWithoutTheCapability(t *testing.T) {
@@ -193,18 +203,9 @@ func TestAggregatedEndpointPropagatesNotifications(t *testing.T) {
 	s := connect(t, clientEngine(t, mcpengine.Config{}), "agg", gw, "")
 	ctx := testCtx(t, 30*time.Second)
 
-	var mu sync.Mutex
-	var got []mcpengine.Notification
-	s.OnNotification(func(n mcpengine.Notification) { mu.Lock(); got = append(got, n); mu.Unlock() })
-	seen := func(method, contains string) func() bool {
-		return func() bool {
-			mu.Lock()
-			defer mu.Unlock()
-			return slices.ContainsFunc(got, func(n mcpengine.Notification) bool {
-				return n.Method == method && strings.Contains(string(n.Params), contains)
-			})
-		}
-	}
+	var log notificationLog
+	s.OnNotification(log.add)
+	seen := log.seen
 
 	_, err := s.ListTools(ctx)
 	require.NoError(t, err)
@@ -243,7 +244,10 @@ func TestAggregatedEndpointSendsProgressBeforeTheAnswerUnderTheClientsToken(t *t
 		require.Equal(t, 200, status)
 		require.Equal(t, "text/event-stream", h.Get("Content-Type"))
 		events := strings.Split(strings.TrimSpace(string(body)), "\n\n")
-		require.Len(t, events, 3, "%s", body)
+		require.Len(t, events, 4, "%s", body)
+		assert.NotContains(t, events[0], "jsonrpc", "the stream is primed with an id to resume from")
+		assert.Contains(t, events[0], "id: ")
+		events = events[1:]
 		for i, e := range events[:2] {
 			assert.Contains(t, e, `"method":"notifications/progress"`, "event %d via %s", i, server)
 			assert.Contains(t, e, `"progressToken":"client-tok"`, "the client's own token via %s", server)

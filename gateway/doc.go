@@ -9,6 +9,12 @@
 //     renamed), list_changed propagated, progress and cancellation
 //     forwarded both ways, and the servers' sampling, elicitation and
 //     roots requests forwarded to the gateway client that caused them;
+//     its event streams are resumable (event ids, Last-Event-ID), and it
+//     serves clients of the stateless era (2026-07-28: server/discover,
+//     per-request _meta, no session, subscriptions/listen, server
+//     requests as input_required) beside those of the handshake era;
+//   - PathSSE and PathMessage, the same client sessions over the legacy
+//     HTTP+SSE transport (2024-11-05);
 //   - PathRoute, the routing protocol: an ordinary JSON-RPC message with a
 //     "server_id" member, forwarded to that server, its answer passed
 //     through with the server's bytes;

@@ -26,7 +26,7 @@ type fwd struct {
 	// notifications for this request.
 	progress func(messages.RawMessage)
 	front    *frontSession // the aggregated-endpoint session, nil for routing
-	out      *outQueue     // its answer stream, nil for a JSON answer
+	out      *frontStream  // its answer stream, nil for a JSON answer
 	endpoint string        // "mcp" or "rpc", for the audit log and metrics
 }
 

@@ -7,7 +7,7 @@ import (
 )
 
 // dispatch handles one request of the aggregated endpoint.
-func (g *Gateway) dispatch(ctx context.Context, fs *frontSession, m *messages.Message, out *outQueue) (messages.RawMessage, *messages.WireError) {
+func (g *Gateway) dispatch(ctx context.Context, fs *frontSession, m *messages.Message, out *frontStream) (messages.RawMessage, *messages.WireError) {
 	switch m.Method {
 	case messages.MethodPing:
 		return emptyResult, nil
@@ -39,6 +39,8 @@ func (g *Gateway) dispatch(ctx context.Context, fs *frontSession, m *messages.Me
 		return g.unsubscribe(ctx, fs, m)
 	case messages.MethodCompletionComplete:
 		return g.complete(ctx, fs, m, out)
+	case messages.MethodSubscriptionsListen:
+		return g.listen(ctx, fs, m, out)
 	}
 	return nil, methodNotFound(m.Method)
 }
@@ -110,7 +112,7 @@ type namedParams struct {
 
 // callNamed forwards tools/call or prompts/get to the server the name's
 // prefix names, with the server's own name in the params.
-func (g *Gateway) callNamed(ctx context.Context, fs *frontSession, m *messages.Message, out *outQueue, kind ruleKind) (messages.RawMessage, *messages.WireError) {
+func (g *Gateway) callNamed(ctx context.Context, fs *frontSession, m *messages.Message, out *frontStream, kind ruleKind) (messages.RawMessage, *messages.WireError) {
 	var p namedParams
 	if err := messages.Unmarshal(m.Params, &p); err != nil || p.Name == "" {
 		return nil, invalidParams(m.Method + " needs a name")
@@ -135,7 +137,7 @@ func (g *Gateway) callNamed(ctx context.Context, fs *frontSession, m *messages.M
 
 // progressTo forwards a server's progress to the client under the
 // client's own token, on the request's answer stream.
-func progressTo(out *outQueue, tok messages.ID) func(messages.RawMessage) {
+func progressTo(out *frontStream, tok messages.ID) func(messages.RawMessage) {
 	client := tok.AppendJSON(nil)
 	return func(params messages.RawMessage) {
 		if p, err := setMember(params, messages.MetaProgressToken, client); err == nil {
@@ -161,7 +163,7 @@ type completeParams struct {
 	} `json:"ref"`
 }
 
-func (g *Gateway) readResource(ctx context.Context, fs *frontSession, m *messages.Message, out *outQueue) (messages.RawMessage, *messages.WireError) {
+func (g *Gateway) readResource(ctx context.Context, fs *frontSession, m *messages.Message, out *frontStream) (messages.RawMessage, *messages.WireError) {
 	var p uriParams
 	if err := messages.Unmarshal(m.Params, &p); err != nil || p.URI == "" {
 		return nil, invalidParams("resources/read needs a uri")
@@ -184,30 +186,38 @@ func (g *Gateway) subscribe(ctx context.Context, fs *frontSession, m *messages.M
 	if err := messages.Unmarshal(m.Params, &p); err != nil || p.URI == "" {
 		return nil, invalidParams("resources/subscribe needs a uri")
 	}
-	u, ok := g.resolveURI(ctx, p.URI)
+	if werr := g.subscribeURI(ctx, fs, p.URI); werr != nil {
+		return nil, werr
+	}
+	return emptyResult, nil
+}
+
+// subscribeURI subscribes the session to uri, if its policies allow.
+func (g *Gateway) subscribeURI(ctx context.Context, fs *frontSession, uri string) *messages.WireError {
+	u, ok := g.resolveURI(ctx, uri)
 	if !ok {
-		return nil, resourceNotFound(p.URI)
+		return resourceNotFound(uri)
 	}
 	acc := fs.who.access[u.name]
 	if d := acc.check(kindServers, u.name); d != nil {
-		return nil, denied(u.name, d)
+		return denied(u.name, d)
 	}
-	if d := acc.check(kindResources, p.URI); d != nil {
-		return nil, denied(u.name, d)
+	if d := acc.check(kindResources, uri); d != nil {
+		return denied(u.name, d)
 	}
-	k := subKey{u.name, p.URI}
+	k := subKey{u.name, uri}
 	if fs.subscribed(k) {
-		return emptyResult, nil
+		return nil
 	}
-	if err := u.subscribe(ctx, p.URI); err != nil {
+	if err := u.subscribe(ctx, uri); err != nil {
 		werr, _ := upstreamError(u.name, err)
-		return nil, werr
+		return werr
 	}
 	if !fs.addSub(k) {
 		// Subscribed twice at once, or the session ended meanwhile.
-		_ = u.unsubscribe(context.WithoutCancel(ctx), p.URI)
+		_ = u.unsubscribe(context.WithoutCancel(ctx), uri)
 	}
-	return emptyResult, nil
+	return nil
 }
 
 func (g *Gateway) unsubscribe(ctx context.Context, fs *frontSession, m *messages.Message) (messages.RawMessage, *messages.WireError) {
@@ -228,7 +238,7 @@ func (g *Gateway) unsubscribe(ctx context.Context, fs *frontSession, m *messages
 
 // complete forwards completion/complete to the server of the prompt or
 // resource template it is about.
-func (g *Gateway) complete(ctx context.Context, fs *frontSession, m *messages.Message, out *outQueue) (messages.RawMessage, *messages.WireError) {
+func (g *Gateway) complete(ctx context.Context, fs *frontSession, m *messages.Message, out *frontStream) (messages.RawMessage, *messages.WireError) {
 	var p completeParams
 	if err := messages.Unmarshal(m.Params, &p); err != nil {
 		return nil, invalidParams(err.Error())

@@ -4,34 +4,34 @@ import (
 	"bytes"
 	"context"
 	"net/http"
+	"slices"
+	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/mcpengine/mcpengine/internal/httpserve"
+	"github.com/mcpengine/mcpengine/internal/mcpserver"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
 // HTTP header names of Streamable HTTP.
 const (
-	headerSessionID       = "Mcp-Session-Id"
-	headerProtocolVersion = "Mcp-Protocol-Version"
+	headerSessionID       = mcpserver.HeaderSessionID
+	headerProtocolVersion = mcpserver.HeaderProtocolVersion
 )
 
 // serveMCP is the aggregated endpoint: the server side of MCP's
-// Streamable HTTP transport, without resumability. A POST carries
-// messages; requests are answered with application/json, or with an event
-// stream when the server may send something before the answer (progress,
-// or a sampling, elicitation or roots request for a client that declared
-// them). GET opens the session's standalone stream (list_changed,
-// resources/updated, log messages, and server requests whose own answer
-// stream is gone), one at a time. DELETE ends the session.
+// Streamable HTTP transport. A POST carries messages; requests are
+// answered with application/json, or with an event stream when the server
+// may send something before the answer (progress, or a sampling,
+// elicitation or roots request for a client that declared them). GET
+// opens the session's standalone stream (list_changed, resources/updated,
+// log messages, and server requests whose own answer stream is gone), one
+// at a time. Event streams are resumable: every event has an id, and a
+// GET with Last-Event-ID resumes the stream it names (answer or
+// standalone) after that event. DELETE ends the session.
 func (g *Gateway) serveMCP(w http.ResponseWriter, r *http.Request) {
-	if !httpserve.CheckOrigin(w, r, g.cfg.AllowedOrigins) {
-		return
-	}
-	who, aerr := g.auth.authenticate(r)
-	if aerr != nil {
-		writeAuthError(w, aerr)
+	who, ok := g.admit(w, r)
+	if !ok {
 		return
 	}
 	switch r.Method {
@@ -46,6 +46,24 @@ func (g *Gateway) serveMCP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// admit checks a front request's origin, token and (when allow lists
+// any) HTTP method, answering the refusals itself, and returns the client.
+func (g *Gateway) admit(w http.ResponseWriter, r *http.Request, allow ...string) (*principal, bool) {
+	if !httpserve.CheckOrigin(w, r, g.cfg.AllowedOrigins) {
+		return nil, false
+	}
+	if len(allow) > 0 && !slices.Contains(allow, r.Method) {
+		httpserve.MethodNotAllowed(w, strings.Join(allow, ", "))
+		return nil, false
+	}
+	who, aerr := g.auth.authenticate(r)
+	if aerr != nil {
+		writeAuthError(w, aerr)
+		return nil, false
+	}
+	return who, true
+}
+
 // session finds the session a request names, answering the errors itself
 // (400 without an id, 404 for an unknown one, 403 for another client's);
 // the caller releases it.
@@ -56,6 +74,10 @@ func (g *Gateway) session(w http.ResponseWriter, r *http.Request, who *principal
 		return nil
 	}
 	fs := g.fronts.lookup(id)
+	if fs != nil && fs.legacy {
+		g.fronts.release(fs)
+		fs = nil
+	}
 	if fs == nil {
 		httpserve.Error(w, http.StatusNotFound, messages.CodeInvalidRequest, "session not found")
 		return nil
@@ -79,6 +101,10 @@ func (g *Gateway) postMCP(w http.ResponseWriter, r *http.Request, who *principal
 		return
 	}
 	if r.Header.Get(headerSessionID) == "" {
+		if m := mcpserver.ModernPost(msgs, frontVersions); m != nil {
+			g.postModern(w, r, who, m)
+			return
+		}
 		if len(msgs) == 1 && msgs[0].Kind == messages.KindRequest && msgs[0].Method == messages.MethodInitialize {
 			g.initialize(w, who, &msgs[0])
 			return
@@ -92,25 +118,7 @@ func (g *Gateway) postMCP(w http.ResponseWriter, r *http.Request, who *principal
 	}
 	defer g.fronts.release(fs)
 
-	var reqs []*messages.Message
-	for i := range msgs {
-		m := &msgs[i]
-		switch m.Kind {
-		case messages.KindResponse:
-			fs.answered(m)
-		case messages.KindNotification:
-			switch m.Method {
-			case messages.NotificationCancelled:
-				fs.cancelled(m.Params)
-			case messages.NotificationProgress:
-				fs.progress(r.Context(), m.Params)
-			case messages.NotificationRootsListChanged:
-				g.rootsListChanged(r.Context(), who)
-			}
-		case messages.KindRequest:
-			reqs = append(reqs, m)
-		}
-	}
+	reqs := g.clientMessages(r.Context(), fs, msgs)
 	if len(reqs) == 0 {
 		w.WriteHeader(http.StatusAccepted)
 		return
@@ -126,14 +134,43 @@ func (g *Gateway) postMCP(w http.ResponseWriter, r *http.Request, who *principal
 	g.answerMany(w, r, fs, reqs, sse)
 }
 
+// clientMessages takes the responses and notifications of a POST and
+// returns its requests.
+func (g *Gateway) clientMessages(ctx context.Context, fs *frontSession, msgs []messages.Message) []*messages.Message {
+	var reqs []*messages.Message
+	for i := range msgs {
+		m := &msgs[i]
+		switch m.Kind {
+		case messages.KindResponse:
+			fs.answered(m)
+		case messages.KindNotification:
+			switch m.Method {
+			case messages.NotificationCancelled:
+				fs.cancelled(m.Params)
+			case messages.NotificationProgress:
+				fs.progress(ctx, m.Params)
+			case messages.NotificationRootsListChanged:
+				g.rootsListChanged(ctx, fs.who)
+			}
+		case messages.KindRequest:
+			reqs = append(reqs, m)
+		}
+	}
+	return reqs
+}
+
 // wantsStream reports whether the answer should be an event stream: a
 // forwarded request asked for progress, or the client takes server
 // requests, which the server may send while it works on the request.
 func (g *Gateway) wantsStream(fs *frontSession, reqs []*messages.Message) bool {
 	for _, m := range reqs {
 		switch m.Method {
+		case messages.MethodSubscriptionsListen:
+			return true // its answer is the stream of its notifications
 		case messages.MethodToolsCall, messages.MethodResourcesRead, messages.MethodPromptsGet, messages.MethodCompletionComplete:
-			if fs.takesServerRequests() || bytes.Contains(m.Params, []byte(`"progressToken"`)) {
+			// A 2026-07-28 client takes the server's requests as
+			// input_required, not on a stream.
+			if (!fs.modern && fs.takesServerRequests()) || bytes.Contains(m.Params, []byte(`"progressToken"`)) {
 				return true
 			}
 		}
@@ -143,7 +180,7 @@ func (g *Gateway) wantsStream(fs *frontSession, reqs []*messages.Message) bool {
 
 // handleOne handles one client request and returns its response frame,
 // or nil when the client cancelled it (nothing is answered then).
-func (g *Gateway) handleOne(ctx context.Context, fs *frontSession, m *messages.Message, out *outQueue) []byte {
+func (g *Gateway) handleOne(ctx context.Context, fs *frontSession, m *messages.Message, out *frontStream) []byte {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if !fs.track(m.ID, cancel) {
@@ -156,6 +193,8 @@ func (g *Gateway) handleOne(ctx context.Context, fs *frontSession, m *messages.M
 		return nil
 	case werr != nil:
 		return messages.AppendError(nil, m.ID, werr)
+	case fs.modern:
+		res = modernResult(m.Method, res)
 	}
 	return messages.AppendResult(nil, m.ID, res)
 }
@@ -173,65 +212,56 @@ func writeJSONAnswer(w http.ResponseWriter, frame []byte) {
 }
 
 // answerMany handles the requests of one POST concurrently and answers
-// with an event stream carrying whatever the servers send on their behalf
-// and then their responses, or with one JSON array (a batch without
-// streaming). A client that goes away cancels its requests.
+// with one JSON array (a batch without streaming; a client that goes away
+// cancels its requests), or with a resumable event stream carrying
+// whatever the servers send on their behalf and then their responses.
+// The stream's requests belong to the session: a client that loses the
+// stream resumes it with Last-Event-ID and gets what it missed.
 func (g *Gateway) answerMany(w http.ResponseWriter, r *http.Request, fs *frontSession, reqs []*messages.Message, sse bool) {
-	ctx, cancel := context.WithCancel(r.Context())
-	defer cancel()
-	var out *outQueue
-	if sse {
-		out = newOutQueue(0)
+	if !sse {
+		g.answerBatch(w, r, fs, reqs)
+		return
 	}
+	st := fs.openAnswer(len(reqs))
+	if st == nil {
+		httpserve.Error(w, http.StatusNotFound, messages.CodeInvalidRequest, "session not found")
+		return
+	}
+	for _, m := range reqs {
+		// Owner: the session (fs.handlers, counted by openAnswer; waited
+		// for by its end). Exits when the request is handled; fs.ctx,
+		// cancelled when the session ends, bounds that.
+		go func() {
+			defer fs.handlers.Done()
+			if f := g.handleOne(fs.ctx, fs, m, st); f != nil {
+				st.push(f)
+			}
+			if st.settle() {
+				fs.keep(st)
+			}
+		}()
+	}
+	c := newCarrier()
+	st.attach(c, false)
+	st.pump(r.Context(), w, c, 0, fs.done)
+}
+
+// answerBatch answers a batch of requests with the array of their
+// responses.
+func (g *Gateway) answerBatch(w http.ResponseWriter, r *http.Request, fs *frontSession, reqs []*messages.Message) {
 	frames := make([][]byte, len(reqs))
-	var remaining atomic.Int64
-	remaining.Store(int64(len(reqs)))
 	var wg sync.WaitGroup
 	for i, m := range reqs {
 		wg.Add(1)
 		// Owner: this POST's handler (wg, waited for below). Exits when the
-		// request is handled; ctx, cancelled when the handler returns or
-		// the client goes away, bounds that.
+		// request is handled; the request's context bounds that.
 		go func() {
 			defer wg.Done()
-			f := g.handleOne(ctx, fs, m, out)
-			if out != nil && f != nil {
-				out.push(f)
-			}
-			frames[i] = f
-			remaining.Add(-1)
-			if out != nil {
-				out.signal()
-			}
+			frames[i] = g.handleOne(r.Context(), fs, m, nil)
 		}()
 	}
-	if !sse {
-		wg.Wait()
-		writeJSONBatch(w, frames)
-		return
-	}
-	sw := newSSEWriter(w)
-	w.WriteHeader(http.StatusOK)
-	_ = sw.rc.Flush()
-	for {
-		if err := sw.write(out.take()); err != nil {
-			break // the client went away: its requests are cancelled below
-		}
-		if remaining.Load() == 0 {
-			_ = sw.write(out.take()) // what came with the last response
-			break
-		}
-		select {
-		case <-out.wake:
-		case <-ctx.Done():
-		}
-		if ctx.Err() != nil {
-			break
-		}
-	}
-	out.close()
-	cancel()
 	wg.Wait()
+	writeJSONBatch(w, frames)
 }
 
 // writeJSONBatch answers a batch with the array of its responses (202
@@ -256,14 +286,12 @@ func writeJSONBatch(w http.ResponseWriter, frames [][]byte) {
 	_, _ = w.Write(append(body, ']'))
 }
 
-// getMCP opens the standalone stream of a session.
+// getMCP opens the standalone stream of a session, or with Last-Event-ID
+// resumes the stream that event belongs to, taking it over from any
+// connection still writing it.
 func (g *Gateway) getMCP(w http.ResponseWriter, r *http.Request, who *principal) {
 	if !httpserve.Accepts(r, "text/event-stream") {
 		httpserve.Error(w, http.StatusNotAcceptable, messages.CodeInvalidRequest, "Accept must list text/event-stream")
-		return
-	}
-	if r.Header.Get("Last-Event-Id") != "" {
-		httpserve.Error(w, http.StatusBadRequest, messages.CodeInvalidRequest, "the gateway's streams are not resumable")
 		return
 	}
 	fs := g.session(w, r, who)
@@ -271,39 +299,27 @@ func (g *Gateway) getMCP(w http.ResponseWriter, r *http.Request, who *principal)
 		return
 	}
 	defer g.fronts.release(fs)
-	fs.mu.Lock()
-	if fs.getOpen {
-		fs.mu.Unlock()
+	c := newCarrier()
+	if last := r.Header.Get(mcpserver.HeaderLastEventID); last != "" {
+		streamID, seq, ok := mcpserver.ParseEventID(last)
+		if !ok {
+			httpserve.Error(w, http.StatusBadRequest, messages.CodeInvalidRequest, "malformed Last-Event-ID")
+			return
+		}
+		st := fs.stream(streamID)
+		if st == nil || !st.resumable(seq) {
+			httpserve.Error(w, http.StatusBadRequest, messages.CodeInvalidRequest, "unknown or expired stream")
+			return
+		}
+		st.attach(c, false)
+		st.pump(r.Context(), w, c, seq, fs.done)
+		return
+	}
+	if !fs.standalone.attach(c, true) {
 		httpserve.Error(w, http.StatusConflict, messages.CodeInvalidRequest, "the session's GET stream is already open")
 		return
 	}
-	fs.getOpen = true
-	fs.mu.Unlock()
-	defer func() {
-		fs.mu.Lock()
-		fs.getOpen = false
-		fs.mu.Unlock()
-	}()
-
-	sw := newSSEWriter(w)
-	w.WriteHeader(http.StatusOK)
-	if sw.rc.Flush() != nil {
-		return
-	}
-	q := fs.standalone
-	for {
-		if err := sw.write(q.take()); err != nil {
-			return
-		}
-		select {
-		case <-q.wake:
-		case <-r.Context().Done():
-			return
-		case <-fs.done:
-			_ = sw.write(q.take())
-			return
-		}
-	}
+	fs.standalone.pump(r.Context(), w, c, fs.standalone.standaloneCursor(true), fs.done)
 }
 
 func (g *Gateway) deleteMCP(w http.ResponseWriter, r *http.Request, who *principal) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/mcpengine/mcpengine/internal/httpserve"
+	"github.com/mcpengine/mcpengine/internal/mcpserver"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -22,28 +23,14 @@ func (g *Gateway) initialize(w http.ResponseWriter, who *principal, m *messages.
 		writeJSONAnswer(w, messages.AppendError(nil, m.ID, invalidParams("initialize: "+err.Error())))
 		return
 	}
-	version := p.ProtocolVersion
-	if !messages.IsSupportedVersion(version) {
-		version = messages.LatestVersion
-	}
-	fs := g.fronts.create(who, version, p.Capabilities)
+	version := mcpserver.NegotiateVersion(p.ProtocolVersion, messages.SupportedVersions)
+	fs := g.fronts.create(who, version, p.Capabilities, false)
 	if fs == nil {
 		httpserve.Error(w, http.StatusServiceUnavailable, messages.CodeInternalError, "the gateway is shutting down")
 		return
 	}
-	res := messages.InitializeResult{
-		ProtocolVersion: version,
-		Capabilities: messages.ServerCapabilities{
-			Tools:       &messages.ToolsCapability{ListChanged: true},
-			Resources:   &messages.ResourcesCapability{Subscribe: true, ListChanged: true},
-			Prompts:     &messages.PromptsCapability{ListChanged: true},
-			Logging:     &messages.LoggingCapability{},
-			Completions: &messages.CompletionsCapability{},
-		},
-		ServerInfo:   messages.Implementation{Name: serverInfoName, Version: g.version},
-		Instructions: g.instructions(who),
-	}
-	raw, err := messages.Marshal(&res)
+	defer g.fronts.release(fs)
+	raw, err := g.initializeResult(who, version)
 	if err != nil {
 		g.fronts.end(fs)
 		writeJSONAnswer(w, messages.AppendError(nil, m.ID, &messages.WireError{Code: messages.CodeInternalError, Message: err.Error()}))
@@ -52,6 +39,16 @@ func (g *Gateway) initialize(w http.ResponseWriter, who *principal, m *messages.
 	g.log.Debug("gateway: client session started", "session", fs.id, "client", who.name, "protocol", version)
 	w.Header().Set(headerSessionID, fs.id)
 	writeJSONAnswer(w, messages.AppendResult(nil, m.ID, raw))
+}
+
+// initializeResult is the answer to initialize in version.
+func (g *Gateway) initializeResult(who *principal, version string) (messages.RawMessage, error) {
+	return messages.Marshal(&messages.InitializeResult{
+		ProtocolVersion: version,
+		Capabilities:    frontCapabilities(false),
+		ServerInfo:      messages.Implementation{Name: serverInfoName, Version: g.version},
+		Instructions:    g.instructions(who),
+	})
 }
 
 // instructions tell the client where the names come from, then pass on

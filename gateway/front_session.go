@@ -2,43 +2,53 @@ package gateway
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"errors"
 	"slices"
 	"sync"
-	"time"
+	"sync/atomic"
 
+	"github.com/mcpengine/mcpengine/internal/mcpserver"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
 // frontSession is one client session of the aggregated Streamable HTTP
-// endpoint. It has no goroutine of its own: the HTTP handlers of its
-// requests do its work, and its idle timeout is a timer.
+// endpoint. The HTTP handlers of its requests do its work; the requests
+// of a POST answered with an event stream run on goroutines of the
+// session's (handlers), so that they go on when the client loses the
+// stream and resumes it. Its idle timeout is a timer (lease).
 type frontSession struct {
-	id         string
-	g          *Gateway
-	who        *principal
-	version    string
-	caps       messages.ClientCapabilities
-	standalone *outQueue // the GET stream's messages, held while none is open
+	id      string
+	g       *Gateway
+	who     *principal
+	version string
+	caps    messages.ClientCapabilities
+	modern  bool        // a stateless-era request's session (front_modern.go)
+	legacy  bool        // a session of the legacy HTTP+SSE front (front_legacy.go)
+	inputs  chan []byte // a modern request\'s requests to its client, for input_required (front_input.go)
+	// initialized is set once version and caps hold (at once, but for a
+	// legacy session at its initialize); its requests wait for it.
+	initialized atomic.Bool
+	standalone  *frontStream // the GET stream's messages, held while none is open
+	lease       *mcpserver.Lease
+	outbound    mcpserver.Outbound // the gateway's requests to the client
 
-	done chan struct{} // closed when the session ended
+	ctx    context.Context // the handlers' base; cancelled when the session ends
+	cancel context.CancelFunc
+	done   chan struct{} // closed when the session ended
 
-	mu       sync.Mutex
-	ended    bool
-	getOpen  bool
-	inflight map[string]context.CancelFunc   // the client's requests in progress, by id
-	pending  map[int64]chan messages.Message // the gateway's requests to the client
-	nextID   int64
-	subs     map[subKey]struct{}
+	handlers sync.WaitGroup // request goroutines of SSE answers; waited for by end
+
+	mu         sync.Mutex
+	ended      bool
+	inflight   map[string]context.CancelFunc // the client's requests in progress, by id
+	streams    map[int]*frontStream          // resumable: standalone, open answers, kept complete ones
+	nextStream int
+	kept       []int // complete answer streams still kept, oldest first
+	subs       map[subKey]struct{}
 	// upProgress maps the progress tokens the gateway put into server
 	// requests it forwarded to the server's own tokens, for the client's
 	// progress on them.
 	upProgress map[string]serverToken
 	logLevel   int // index in logLevels; -1 until logging/setLevel
-	active     int // HTTP requests in progress
-	idle       *time.Timer
 }
 
 type subKey struct{ server, uri string }
@@ -49,74 +59,54 @@ type serverToken struct {
 	tok messages.RawMessage
 }
 
-// standaloneLimit bounds the messages held for a client that has no GET
-// stream open: it keeps the latest ones.
-const standaloneLimit = 1024
-
 var logLevels = []messages.LoggingLevel{
 	messages.LoggingLevelDebug, messages.LoggingLevelInfo, messages.LoggingLevelNotice, messages.LoggingLevelWarning,
 	messages.LoggingLevelError, messages.LoggingLevelCritical, messages.LoggingLevelAlert, messages.LoggingLevelEmergency,
 }
 
-func newSessionID() string {
-	var b [16]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
-
-var (
-	errSessionEnded  = errors.New("gateway: the client session ended")
-	errClientTimeout = errors.New("gateway: the client did not answer in time")
-)
-
 // request sends the client a request on out (the answer stream of the
 // client request that caused it) or, when that is closed or absent, on the
 // standalone stream, and waits for the client's answer. If ctx ends first
-// (the server cancelled) the client gets notifications/cancelled.
-func (fs *frontSession) request(ctx context.Context, out *outQueue, method string, params messages.RawMessage) (messages.RawMessage, error) {
-	fs.mu.Lock()
-	if fs.ended {
-		fs.mu.Unlock()
-		return nil, errSessionEnded
+// (the server cancelled) the client gets notifications/cancelled on the
+// same stream, or the standalone one once that is closed.
+func (fs *frontSession) request(ctx context.Context, out *frontStream, method string, params messages.RawMessage) (messages.RawMessage, error) {
+	if fs.modern {
+		return fs.inputRequest(ctx, method, params)
 	}
-	fs.nextID++
-	id := fs.nextID
-	ch := make(chan messages.Message, 1)
-	fs.pending[id] = ch
-	fs.mu.Unlock()
-	defer func() {
-		fs.mu.Lock()
-		delete(fs.pending, id)
-		fs.mu.Unlock()
-	}()
-
-	frame := messages.AppendRequest(nil, messages.NumberID(id), method, params)
-	q := out
-	if q == nil || !q.push(frame) {
-		q = fs.standalone
-		q.push(frame)
-	}
-	timer := time.NewTimer(fs.g.cfg.ClientRequestTimeout)
-	defer timer.Stop()
-	var reason error
-	select {
-	case m := <-ch:
-		if m.Error != nil {
-			return nil, m.Error
+	var q *frontStream
+	send := func(frame []byte) {
+		switch {
+		case q != nil && q.push(frame):
+		case q == nil && out != nil && out.push(frame):
+			q = out
+		default:
+			q = fs.standalone
+			q.push(frame)
 		}
-		return m.Result, nil
-	case <-fs.done:
-		return nil, errSessionEnded
-	case <-ctx.Done():
-		reason = ctx.Err()
-	case <-timer.C:
-		reason = errClientTimeout
 	}
-	cp, _ := messages.Marshal(&messages.CancelledParams{RequestID: messages.NumberID(id), Reason: reason.Error()})
-	if !q.push(messages.AppendNotification(nil, messages.NotificationCancelled, cp)) {
-		fs.standalone.push(messages.AppendNotification(nil, messages.NotificationCancelled, cp))
+	return fs.outbound.Call(ctx, send, method, params, fs.g.cfg.ClientRequestTimeout, fs.done)
+}
+
+// inputRequest asks a 2026-07-28 client: the request goes out with the
+// input_required answer of the client request in progress (front_input.go);
+// the client's answer comes with its retry. Nothing tells the client of a
+// request the server gave up on: it is simply not waited for.
+func (fs *frontSession) inputRequest(ctx context.Context, method string, params messages.RawMessage) (messages.RawMessage, error) {
+	if fs.inputs == nil {
+		return nil, &messages.WireError{Code: messages.CodeMethodNotFound, Message: "gateway: a request answered with an event stream takes no input from its client"}
 	}
-	return nil, reason
+	send := func(frame []byte) {
+		if m, err := messages.DecodeMessage(frame); err == nil && m.Kind == messages.KindRequest {
+			select {
+			case fs.inputs <- frame:
+			default: // more input requests at once than a round holds: this one times out
+			}
+		}
+	}
+	// No timeout of its own: the client answers with its retry, and the
+	// suspension's expiry (ClientRequestTimeout between HTTP requests)
+	// ends the session, which ends this wait.
+	return fs.outbound.Call(ctx, send, method, params, 0, fs.done)
 }
 
 // mapProgress records that the client's progress under tok belongs to
@@ -158,19 +148,7 @@ func (fs *frontSession) progress(ctx context.Context, params messages.RawMessage
 }
 
 // answered hands the client's response to the request waiting for it.
-func (fs *frontSession) answered(m *messages.Message) {
-	n, ok := m.ID.Int64()
-	if !ok {
-		return
-	}
-	fs.mu.Lock()
-	ch := fs.pending[n]
-	delete(fs.pending, n)
-	fs.mu.Unlock()
-	if ch != nil {
-		ch <- *m // capacity 1, one sender
-	}
-}
+func (fs *frontSession) answered(m *messages.Message) { fs.outbound.Answer(m) }
 
 // track registers a client request in progress so notifications/cancelled
 // can find it; it reports false for a duplicate id.
@@ -242,9 +220,7 @@ func (fs *frontSession) end() {
 		return
 	}
 	fs.ended = true
-	if fs.idle != nil {
-		fs.idle.Stop()
-	}
+	fs.lease.End()
 	cancels := make([]context.CancelFunc, 0, len(fs.inflight))
 	for _, c := range fs.inflight {
 		cancels = append(cancels, c)
@@ -252,11 +228,17 @@ func (fs *frontSession) end() {
 	subs := fs.subs
 	fs.subs = nil
 	fs.mu.Unlock()
-	close(fs.done)
-	fs.standalone.close()
+	// The client's requests are cancelled (upstream too) before the
+	// server requests waiting for the client fail: a server then learns
+	// that its request was cancelled, not that the client refused what it
+	// asked meanwhile. Nothing the handlers wait for needs done closed.
 	for _, c := range cancels {
 		c()
 	}
+	fs.cancel()
+	fs.handlers.Wait()
+	close(fs.done)
+	fs.standalone.close()
 	if len(subs) == 0 {
 		return
 	}
@@ -301,4 +283,51 @@ func (fs *frontSession) subscribed(k subKey) bool {
 	defer fs.mu.Unlock()
 	_, ok := fs.subs[k]
 	return ok
+}
+
+// openAnswer registers the SSE answer to a POST of owed requests, and
+// counts its request goroutines (started by the caller) among the
+// session's; nil once the session ended.
+func (fs *frontSession) openAnswer(owed int) *frontStream {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	if fs.ended {
+		return nil
+	}
+	fs.nextStream++
+	st := newAnswerStream(fs.nextStream, owed)
+	fs.streams[st.id] = st
+	fs.handlers.Add(owed)
+	return st
+}
+
+// keep records a complete answer stream among those kept for late
+// resumptions, forgetting the oldest beyond answersKept.
+func (fs *frontSession) keep(st *frontStream) {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	fs.kept = append(fs.kept, st.id)
+	if len(fs.kept) > answersKept {
+		delete(fs.streams, fs.kept[0])
+		fs.kept = fs.kept[1:]
+	}
+}
+
+// stream finds a stream by the id in a Last-Event-ID.
+func (fs *frontSession) stream(id int) *frontStream {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	return fs.streams[id]
+}
+
+// startHandler counts a request goroutine the caller starts among the
+// session's; false once the session ended.
+func (fs *frontSession) startHandler() bool {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	if fs.ended {
+		return false
+	}
+	fs.handlers.Add(1)
+	return true
 }

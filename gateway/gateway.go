@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcpengine/mcpengine"
+	"github.com/mcpengine/mcpengine/internal/mcpserver"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -23,6 +24,10 @@ import (
 const (
 	// PathMCP is the aggregated Streamable HTTP MCP endpoint.
 	PathMCP = "/mcp"
+	// PathSSE and PathMessage are the aggregated endpoint over the legacy
+	// HTTP+SSE transport (2024-11-05): the stream, and the messages.
+	PathSSE     = "/sse"
+	PathMessage = "/message"
 	// PathRoute is the routing protocol endpoint (POST with server_id).
 	PathRoute = "/rpc"
 	// PathHealth reports the upstream sessions' states.
@@ -37,19 +42,20 @@ const (
 // health (PathHealth) and metrics (PathMetrics). All methods are safe for
 // concurrent use.
 type Gateway struct {
-	cfg      Config
-	log      *slog.Logger
-	version  string
-	eng      *mcpengine.Engine
-	servers  map[string]*upstream
-	order    []*upstream // by name
-	byPrefix []*upstream // longest prefix first
-	auth     *authenticator
-	fronts   *fronts
-	metrics  *metrics
-	audit    *auditLog
-	mux      *http.ServeMux
-	progress progressTokens
+	cfg       Config
+	log       *slog.Logger
+	version   string
+	eng       *mcpengine.Engine
+	servers   map[string]*upstream
+	order     []*upstream // by name
+	byPrefix  []*upstream // longest prefix first
+	auth      *authenticator
+	fronts    *fronts
+	suspended mcpserver.Table[*suspension] // 2026-07-28 requests waiting for their clients' input, by requestState
+	metrics   *metrics
+	audit     *auditLog
+	mux       *http.ServeMux
+	progress  progressTokens
 
 	mu        sync.Mutex
 	listeners []*HTTPServer
@@ -126,6 +132,8 @@ func New(ctx context.Context, cfg Config) (_ *Gateway, err error) {
 		return nil, err
 	}
 	g.mux.HandleFunc(PathMCP, g.serveMCP)
+	g.mux.HandleFunc(PathSSE, g.serveSSE)
+	g.mux.HandleFunc(PathMessage, g.serveMessage)
 	g.mux.HandleFunc(PathRoute, g.serveRoute)
 	g.mux.HandleFunc(PathHealth, g.serveHealth)
 	g.mux.HandleFunc(PathMetrics, g.serveMetrics)
@@ -196,6 +204,7 @@ func (g *Gateway) Close(ctx context.Context) error {
 	listeners := g.listeners
 	g.mu.Unlock()
 	g.fronts.closeAll()
+	g.endSuspensions()
 	var errs []error
 	for _, l := range listeners {
 		errs = append(errs, l.Close(ctx))

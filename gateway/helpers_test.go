@@ -10,7 +10,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -95,7 +97,25 @@ func startGateway(t testing.TB, cfg gateway.Config) (*gateway.Gateway, *gateway.
 }
 
 // clientEngine is an engine for the gateway's clients, closed at the end.
+// Unless cfg pins another version it speaks the handshake era
+// (2025-11-25), whose server requests, GET stream, subscriptions and
+// logging most tests exercise; left to negotiate (negotiatingEngine) it
+// would settle on 2026-07-28, which the gateway serves without them.
 func clientEngine(t testing.TB, cfg mcpengine.Config) *mcpengine.Engine {
+	t.Helper()
+	if cfg.ProtocolVersion == "" {
+		cfg.ProtocolVersion = messages.Version20251125
+	}
+	return newClientEngine(t, cfg)
+}
+
+// negotiatingEngine is a client engine that negotiates the era.
+func negotiatingEngine(t testing.TB) *mcpengine.Engine {
+	t.Helper()
+	return newClientEngine(t, mcpengine.Config{})
+}
+
+func newClientEngine(t testing.TB, cfg mcpengine.Config) *mcpengine.Engine {
 	t.Helper()
 	if cfg.Backoff == (supervisor.Policy{}) {
 		cfg.Backoff = fastBackoff
@@ -206,4 +226,28 @@ func eventually(t testing.TB, d time.Duration, cond func() bool, msg string, arg
 // a test.
 func mcpengineBackoffHour() supervisor.Policy {
 	return supervisor.Policy{Initial: time.Hour, Max: time.Hour}
+}
+
+// notificationLog collects the notifications a session's handler gets.
+type notificationLog struct {
+	mu  sync.Mutex
+	got []mcpengine.Notification
+}
+
+func (l *notificationLog) add(n mcpengine.Notification) {
+	l.mu.Lock()
+	l.got = append(l.got, n)
+	l.mu.Unlock()
+}
+
+// seen is a condition for eventually: a notification of method whose
+// params contain contains arrived.
+func (l *notificationLog) seen(method, contains string) func() bool {
+	return func() bool {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		return slices.ContainsFunc(l.got, func(n mcpengine.Notification) bool {
+			return n.Method == method && strings.Contains(string(n.Params), contains)
+		})
+	}
 }

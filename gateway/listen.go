@@ -4,10 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
-	"net"
-	"net/http"
-	"time"
+
+	"github.com/mcpengine/mcpengine/internal/mcpserver"
 
 	"github.com/mcpengine/mcpengine/internal/httpserve"
 )
@@ -39,30 +37,25 @@ func (g *Gateway) Listen(addr string, o ListenOptions) (*HTTPServer, error) {
 			return nil, fmt.Errorf("gateway: listening on %s needs client tokens: without them anyone who can reach it could use every server", addr)
 		}
 	}
-	ln, err := net.Listen("tcp", addr)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return nil, errors.New("gateway: closed")
+	}
+	url, srv, err := mcpserver.Listen(addr, g.mux, g.log)
 	if err != nil {
 		return nil, err
 	}
-	hs := &http.Server{
-		Handler:           g.mux,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
-		ErrorLog:          slog.NewLogLogger(g.log.Handler(), slog.LevelDebug),
-	}
-	g.mu.Lock()
-	if g.closed {
-		g.mu.Unlock()
-		_ = ln.Close()
-		return nil, errors.New("gateway: closed")
-	}
-	s := &HTTPServer{URL: "http://" + ln.Addr().String(), srv: httpserve.Serve(ln, hs)}
+	s := &HTTPServer{URL: url, srv: srv}
 	g.listeners = append(g.listeners, s)
-	g.mu.Unlock()
 	return s, nil
 }
 
 // MCPURL is the aggregated endpoint's URL.
 func (s *HTTPServer) MCPURL() string { return s.URL + PathMCP }
+
+// SSEURL is the legacy HTTP+SSE endpoint's URL.
+func (s *HTTPServer) SSEURL() string { return s.URL + PathSSE }
 
 // RouteURL is the routing protocol's URL.
 func (s *HTTPServer) RouteURL() string { return s.URL + PathRoute }

@@ -29,10 +29,10 @@ type member struct {
 type flight struct {
 	seq   uint64
 	front *frontSession // nil for the routing protocol, which cannot take requests
-	out   *outQueue     // the answer stream of the front request, nil for a JSON answer
+	out   *frontStream  // the answer stream of the front request, nil for a JSON answer
 }
 
-func (m *member) begin(front *frontSession, out *outQueue) *flight {
+func (m *member) begin(front *frontSession, out *frontStream) *flight {
 	m.load.Add(1)
 	m.calls.Add(1)
 	m.mu.Lock()

@@ -99,7 +99,7 @@ func (u *upstream) stateChanged() {
 	u.g.log.Info("gateway: server availability changed", "server", u.name, "available", up)
 	u.catalog.invalidateAll()
 	for _, k := range []listKind{listTools, listResources, listPrompts} {
-		u.g.fronts.broadcast(messages.AppendNotification(nil, k.changedNotification(), nil))
+		u.g.fronts.broadcast(k.changedNotification())
 	}
 }
 
@@ -134,7 +134,7 @@ func (g *Gateway) onNotification(m *member, n mcpengine.Notification) {
 	default:
 		return
 	}
-	g.fronts.broadcast(messages.AppendNotification(nil, n.Method, nil))
+	g.fronts.broadcast(n.Method)
 }
 
 // subscribe subscribes uri upstream unless some client already did.

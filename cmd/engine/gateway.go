@@ -47,7 +47,11 @@ they fail) and serves:
             server: tools and prompts as SERVER__NAME (the prefix is
             configurable), resources with their own URIs; list changes,
             progress, cancellation, and the servers' sampling, elicitation
-            and roots requests are forwarded.
+            and roots requests are forwarded. Streams are resumable
+            (Last-Event-ID); clients of 2026-07-28 and of the handshake
+            era are served.
+  /sse      the same for legacy HTTP+SSE clients (2024-11-05), which POST
+            to /message.
   /rpc      the routing protocol: POST one JSON-RPC message with a
             "server_id" member; the server's answer is passed through.
   /healthz  every upstream session's state (200 when every server is up).

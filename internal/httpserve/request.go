@@ -74,14 +74,7 @@ func ReadStreamablePost(w http.ResponseWriter, r *http.Request, limit int64) (bo
 		Error(w, http.StatusUnsupportedMediaType, messages.CodeInvalidRequest, "Content-Type must be application/json")
 		return nil, nil
 	}
-	if body = ReadBody(w, r, limit); body == nil {
-		return nil, nil
-	}
-	msgs, ok := DecodeBody(w, body)
-	if !ok {
-		return nil, nil
-	}
-	return body, msgs
+	return ReadMessages(w, r, limit)
 }
 
 // ReadBody reads a request body within limit bytes. On failure it answers
@@ -113,6 +106,19 @@ func DecodeBody(w http.ResponseWriter, body []byte) (msgs []messages.Message, ok
 		return nil, false
 	}
 	return msgs, true
+}
+
+// ReadMessages reads and decodes a POSTed message or batch (ReadBody,
+// then DecodeBody); on failure it has answered and body is nil.
+func ReadMessages(w http.ResponseWriter, r *http.Request, limit int64) (body []byte, msgs []messages.Message) {
+	if body = ReadBody(w, r, limit); body == nil {
+		return nil, nil
+	}
+	msgs, ok := DecodeBody(w, body)
+	if !ok {
+		return nil, nil
+	}
+	return body, msgs
 }
 
 // MethodNotAllowed answers 405 with the Allow header.
