@@ -59,14 +59,12 @@ func UnsupportedVersion(requested string, supported []string) *messages.WireErro
 	return &messages.WireError{Code: messages.CodeUnsupportedProtocolVersion, Message: "Unsupported protocol version", Data: data}
 }
 
-// RemovedInModern reports the methods the stateless era does not have.
+// RemovedInModern reports the methods of the handshake era that 2026-07-28
+// does not have (the method table's); methods the table does not know
+// (extensions) are not refused.
 func RemovedInModern(method string) bool {
-	switch method {
-	case messages.MethodInitialize, messages.MethodPing, messages.MethodResourcesSubscribe,
-		messages.MethodResourcesUnsubscribe, messages.MethodLoggingSetLevel:
-		return true
-	}
-	return false
+	spec, ok := messages.LookupMethod(method)
+	return ok && !spec.InVersion(messages.Version20260728)
 }
 
 var (
