@@ -104,27 +104,9 @@ func TestResultCacheAgainstTheGoSDKServer(t *testing.T) {
 
 	// A list_changed heard by one session drops the shared list.
 	listener := all[0]
-	changed := make(chan struct{}, 1)
-	stop := listener.OnNotification(func(n mcpengine.Notification) {
-		if n.Method == messages.NotificationToolsListChanged {
-			select {
-			case changed <- struct{}{}:
-			default:
-			}
-		}
-	})
+	changed, stop := onToolsChanged(listener)
 	defer stop()
-	for {
-		st, next := listener.Listen()
-		if st.Phase == mcpengine.ListenOpen {
-			break
-		}
-		select {
-		case <-next:
-		case <-ctx.Done():
-			t.Fatalf("listen never opened: %+v", st)
-		}
-	}
+	waitListenOpen(ctx, t, listener)
 	_, err := listener.CallTool(ctx, "grow", nil)
 	require.NoError(t, err)
 	select {

@@ -203,32 +203,12 @@ func interopListen(ctx context.Context, t *testing.T, s *mcpengine.Session, tran
 	if !modern && transport == "http" {
 		return ""
 	}
-	changed := make(chan struct{}, 1)
-	stop := s.OnNotification(func(n mcpengine.Notification) {
-		if n.Method == messages.NotificationToolsListChanged {
-			select {
-			case changed <- struct{}{}:
-			default:
-			}
-		}
-	})
+	changed, stop := onToolsChanged(s)
 	defer stop()
 	if modern {
-		// The server tells only listens opened before the change.
-		for {
-			st, next := s.Listen()
-			if st.Phase == mcpengine.ListenOpen {
-				require.NotNil(t, st.Acknowledged)
-				require.True(t, st.Acknowledged.ToolsListChanged, "%+v", st.Acknowledged)
-				break
-			}
-			require.NotEqual(t, mcpengine.ListenFailed, st.Phase, "listen failed: %v", st.Err)
-			select {
-			case <-next:
-			case <-ctx.Done():
-				t.Fatalf("listen never opened: %+v", st)
-			}
-		}
+		ack := waitListenOpen(ctx, t, s)
+		require.NotNil(t, ack)
+		require.True(t, ack.ToolsListChanged, "%+v", ack)
 	}
 	res, err := s.CallTool(ctx, "grow", nil)
 	require.NoError(t, err)
