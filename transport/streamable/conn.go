@@ -68,7 +68,16 @@ type pending struct {
 }
 
 // listener is one run of the GET stream loop.
-type listener struct{ stop context.CancelFunc }
+type listener struct {
+	stop context.CancelFunc
+	// opened is closed once the first GET has its answer (the stream is
+	// open, or refused, or failed): notifications/initialized waits for it.
+	opened    chan struct{}
+	openedOne sync.Once
+}
+
+// markOpened closes l.opened once.
+func (l *listener) markOpened() { l.openedOne.Do(func() { close(l.opened) }) }
 
 func newConn(d *Dialer, u *url.URL) *conn {
 	c := &conn{
@@ -180,7 +189,7 @@ func (c *conn) Negotiated(info transport.SessionInfo) {
 	switch {
 	case info.Listen && c.get == nil && !c.getOff:
 		ctx, stop := context.WithCancel(c.ctx)
-		l := &listener{stop: stop}
+		l := &listener{stop: stop, opened: make(chan struct{})}
 		if c.sched.Go(func() { c.listen(ctx, l) }) {
 			c.get = l
 		} else {

@@ -18,6 +18,9 @@ func (c *conn) runPost(p *post) {
 	if c.cancelByClosing(p) {
 		return // finish aborts the cancelled requests' POSTs
 	}
+	if p.out.Initialized {
+		c.awaitListening(p.ctx)
+	}
 	resp, sid, err := c.sendModern(p.ctx, http.MethodPost, p.out.Frame, "", p.out.Modern)
 	if err != nil {
 		switch {
