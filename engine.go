@@ -82,8 +82,9 @@ type Config struct {
 	TelemetryOptions telemetry.Options
 
 	// HTTPClient sends the requests of every URL session without TLS
-	// settings of its own; nil means one tuned for many sessions
-	// (keep-alive pool, HTTP/2 where offered), shared by the engine.
+	// settings of its own; nil means one client per server, tuned for
+	// many sessions (a keep-alive pool sized by the server's own
+	// concurrency, HTTP/2 where offered, h2c where configured).
 	HTTPClient *http.Client
 
 	// OAuth serves the servers configured with "auth": {"oauth": ...}.
@@ -125,10 +126,9 @@ type Engine struct {
 	closing  map[*Session]bool // closed, but their shutdown outlived the Close that asked for it
 
 	httpMu      sync.Mutex
-	httpClient  *http.Client               // shared by URL sessions; built on first use
-	tlsClients  map[TLSConfig]*http.Client // for servers with TLS settings of their own
-	authorizers map[oauthKey]*oauthEntry   // one per server and OAuth settings
-	oauthStore  oauth.TokenStore           // the in-memory store when Config.OAuth has none
+	httpClients map[httpClientKey]*http.Client // one per server, built on first use
+	authorizers map[oauthKey]*oauthEntry       // one per server and OAuth settings
+	oauthStore  oauth.TokenStore               // the in-memory store when Config.OAuth has none
 
 	eras *actors.EraCache // the protocol version settled per server
 
