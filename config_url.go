@@ -189,7 +189,7 @@ func (e *Engine) httpClientFor(u *url.URL, s ServerConfig) (*http.Client, error)
 	if c, ok := e.httpClients[key]; ok {
 		return c, nil
 	}
-	opts := httpx.ClientOptions{HTTP2PriorKnowledge: s.HTTP2PriorKnowledge}
+	opts := httpx.ClientOptions{HTTP2PriorKnowledge: s.HTTP2PriorKnowledge, DialGate: &e.dialGate}
 	if t != (TLSConfig{}) {
 		tc, err := httpx.TLSOptions{
 			CAFile: t.CAFile, CertFile: t.CertFile, KeyFile: t.KeyFile,

@@ -19,6 +19,7 @@ import (
 	"github.com/mcpengine/mcpengine/supervisor"
 	"github.com/mcpengine/mcpengine/telemetry"
 	"github.com/mcpengine/mcpengine/transport"
+	"github.com/mcpengine/mcpengine/transport/httpx"
 )
 
 // Config is the engine's configuration; its zero value works. Every field
@@ -127,6 +128,7 @@ type Engine struct {
 
 	httpMu      sync.Mutex
 	httpClients map[httpClientKey]*http.Client // one per server, built on first use
+	dialGate    httpx.DialGate                 // spaces out every client's dials while descriptors run out
 	authorizers map[oauthKey]*oauthEntry       // one per server and OAuth settings
 	oauthStore  oauth.TokenStore               // the in-memory store when Config.OAuth has none
 

@@ -22,6 +22,10 @@ var (
 	ErrUnreachable            = actors.ErrUnreachable
 	ErrDuplicateName          = actors.ErrDuplicateName
 	ErrUnknownSession         = errUnknownSession
+	// ErrLocalResources: this process ran out of file descriptors or
+	// buffer memory opening or using a connection (EMFILE, ENFILE,
+	// ENOBUFS, ENOMEM); the server is not at fault.
+	ErrLocalResources = transport.ErrLocalResources
 	// ErrUnauthorized: the server requires authorization the engine could
 	// not obtain (a 401 a fresh authorization did not cure, a 403, refused
 	// metadata, a login that needs a user agent). Never retried.
@@ -39,9 +43,17 @@ type (
 	// VersionMismatchError: the server answered a version the engine cannot speak.
 	VersionMismatchError = actors.VersionMismatchError
 	// ConnectError: a session's first connection never reached its server
-	// (refused, unresolvable host, TLS failure, command not started);
-	// Connect returns it at once unless Config.RetryInitialConnect.
+	// (refused, unresolvable host, TLS failure, command not started), or
+	// this process had no descriptor to reach it with (Local, matching
+	// ErrLocalResources instead of ErrUnreachable); Connect returns it at
+	// once unless Config.RetryInitialConnect.
 	ConnectError = actors.ConnectError
+	// LocalResourceError: a request or dial failed because this process
+	// ran out of descriptors or buffer memory; errors.Is matches
+	// ErrLocalResources and the errno (syscall.EMFILE …). Counted in
+	// Stats.LocalResourceFailures and the
+	// mcpengine.client.local_resource_failures metric.
+	LocalResourceError = transport.LocalResourceError
 	// ProtocolError: the server's answer to the request broke JSON-RPC.
 	ProtocolError = actors.ProtocolError
 	// ClosedError: the session is closed; Cause says why.

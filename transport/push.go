@@ -71,6 +71,21 @@ type RequestFailure struct {
 	// (Unreachable: refused, unresolvable host, TLS failure): a session that
 	// was never ready gives up on it at once.
 	Unreachable bool `json:"unreachable,omitempty"`
+	// LocalResources names the errno ("EMFILE", "ENFILE", "ENOBUFS",
+	// "ENOMEM") when the request failed because this process ran out of
+	// descriptors or buffer memory; the session hands the caller a
+	// *LocalResourceError instead of the JSON-RPC error.
+	LocalResources string `json:"localResources,omitempty"`
+}
+
+// LocalResourceError returns the *LocalResourceError f describes, or nil
+// when f is no local exhaustion.
+func (f RequestFailure) LocalResourceError() *LocalResourceError {
+	errno, ok := ErrnoByName(f.LocalResources)
+	if !ok {
+		return nil
+	}
+	return &LocalResourceError{Op: f.Reason, Errno: errno}
 }
 
 func (f RequestFailure) String() string {

@@ -82,6 +82,11 @@ type ClientOptions struct {
 	// TCP cannot be reached.
 	HTTP2PriorKnowledge bool
 
+	// DialGate, when set, spaces dials out while the process is out of
+	// descriptors (see DialGate); share one between all of an engine's
+	// clients.
+	DialGate *DialGate
+
 	// TLS is the TLS configuration for https URLs (build one with
 	// TLSOptions.Config); nil means the system roots and Go's defaults. It
 	// is cloned.
@@ -108,9 +113,13 @@ func NewClient(o ClientOptions) *http.Client {
 	if proxy == nil {
 		proxy = http.ProxyFromEnvironment
 	}
+	dial := dialer.DialContext
+	if o.DialGate != nil {
+		dial = o.DialGate.Wrap(dial)
+	}
 	t := &http.Transport{
 		Proxy:                 proxy,
-		DialContext:           dialer.DialContext,
+		DialContext:           dial,
 		ForceAttemptHTTP2:     true, // with a custom TLS config or dialer, HTTP/2 is off unless forced
 		MaxIdleConns:          orDefault(o.MaxIdleConns, DefaultMaxIdleConns),
 		MaxIdleConnsPerHost:   orDefault(o.MaxIdleConnsPerHost, DefaultMaxIdleConnsPerHost),
