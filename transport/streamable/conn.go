@@ -36,7 +36,10 @@ type conn struct {
 	mu        sync.Mutex
 	sessionID string
 	version   string                   // sent as MCP-Protocol-Version when set
+	// inflight and live are nil while empty: an idle session keeps no
+	// map buckets from its last burst.
 	inflight  map[messages.ID]*pending // requests sent and not yet answered
+	live      map[*post]struct{}       // posts whose goroutine runs: Close cancels them
 	get       *listener                // the GET stream's loop, while it runs
 	getOff    bool                     // the server has no GET stream
 	legacy    transport.PushConn       // after falling back to HTTP+SSE
@@ -54,7 +57,10 @@ var (
 // post is one outgoing frame on its way.
 type post struct {
 	out    httpcore.Outgoing
-	ctx    context.Context // the connection's, or for requests a child that cancelling aborts
+	// ctx is the post's own, not a child of the connection's: a child
+	// would leave its parent a map of children for the connection's life
+	// (~300 B per idle session); Close cancels the live posts instead.
+	ctx    context.Context
 	cancel context.CancelFunc
 	pend   []*pending // one per request in the frame
 }
@@ -89,7 +95,6 @@ func newConn(d *Dialer, u *url.URL) *conn {
 		log:       d.Logger,
 		fallback:  d.FallbackToSSE,
 		reconnect: d.ReconnectDelay,
-		inflight:  make(map[messages.ID]*pending),
 	}
 	if c.client == nil {
 		c.client = httpx.DefaultClient()
@@ -132,9 +137,9 @@ func (c *conn) WriteFrames(frames ...[]byte) error {
 	// is not free to parse.
 	posts := make([]*post, len(frames))
 	for i, f := range frames {
-		p := &post{out: httpcore.Classify(f), ctx: c.ctx}
+		p := &post{out: httpcore.Classify(f)}
+		p.ctx, p.cancel = context.WithCancel(context.Background())
 		if len(p.out.Requests) > 0 {
-			p.ctx, p.cancel = context.WithCancel(c.ctx)
 			p.pend = make([]*pending, len(p.out.Requests))
 			for j, id := range p.out.Requests {
 				p.pend[j] = &pending{id: id, post: p}
@@ -158,18 +163,23 @@ func (c *conn) WriteFrames(frames ...[]byte) error {
 			c.held = append(c.held, p.out.Frame)
 		}
 	default:
+		if c.live == nil {
+			c.live = make(map[*post]struct{}, len(posts))
+		}
 		for _, p := range posts {
+			if len(p.pend) > 0 && c.inflight == nil {
+				c.inflight = make(map[messages.ID]*pending, len(p.pend))
+			}
 			for _, pd := range p.pend {
 				c.inflight[pd.id] = pd
 			}
+			c.live[p] = struct{}{}
 			c.sched.Submit(p, p.out.Notification) // not closed: Close sets c.closed first
 		}
 		return nil
 	}
 	for _, p := range posts {
-		if p.cancel != nil {
-			p.cancel()
-		}
+		p.cancel()
 	}
 	return err
 }
@@ -233,11 +243,16 @@ func (c *conn) Close(ctx context.Context) error {
 		c.closed = true
 		sid, version, legacy := c.sessionID, c.version, c.legacy
 		c.held = nil
+		live := c.live
+		c.live = nil
 		c.mu.Unlock()
 
 		c.sink.Close()
 		c.sched.Close()
 		c.cancel()
+		for p := range live {
+			p.cancel()
+		}
 		if legacy != nil {
 			_ = legacy.Close(ctx)
 		}
