@@ -12,6 +12,7 @@ import (
 
 // TestMain lets the test binary double as the stdio demo server.
 func TestMain(m *testing.M) {
+	maybeServeScaleHTTP()
 	peers.MaybeServe()
 	os.Exit(m.Run())
 }

@@ -31,10 +31,12 @@ type SessionInfo struct {
 	// ProtocolVersion is the negotiated MCP protocol version (Streamable
 	// HTTP sends it as the MCP-Protocol-Version header from 2025-06-18 on).
 	ProtocolVersion string
-	// Listen is true when there is something to listen for outside of
-	// request answers: the server declared listChanged or subscribe, or the
-	// application registered a notification handler. Streamable HTTP opens
-	// its optional standalone GET stream only then.
+	// Listen is true when the application asked for something that
+	// arrives outside of request answers: a notification handler, a
+	// resource subscription, or a sampling, elicitation or roots handler.
+	// Streamable HTTP opens its optional standalone GET stream only then,
+	// before it sends notifications/initialized when told during the
+	// handshake.
 	Listen bool
 }
 
