@@ -35,7 +35,7 @@ type conn struct {
 
 	mu        sync.Mutex
 	sessionID string
-	version   string                   // sent as MCP-Protocol-Version when set
+	version   string // sent as MCP-Protocol-Version when set
 	// inflight and live are nil while empty: an idle session keeps no
 	// map buckets from its last burst.
 	inflight  map[messages.ID]*pending // requests sent and not yet answered
@@ -56,7 +56,7 @@ var (
 
 // post is one outgoing frame on its way.
 type post struct {
-	out    httpcore.Outgoing
+	out httpcore.Outgoing
 	// ctx is the post's own, not a child of the connection's: a child
 	// would leave its parent a map of children for the connection's life
 	// (~300 B per idle session); Close cancels the live posts instead.
