@@ -196,9 +196,22 @@ var scaleProtocols = []struct {
 	h2c  bool
 }{{"h1", false}, {"h2c", true}}
 
+// scaleListenProtocols are the idle benchmark's listening variants: every
+// session has a notification handler, so it holds its GET stream open.
+var scaleListenProtocols = []struct {
+	name string
+	h2c  bool
+}{{"h2c-listening", true}}
+
 // openScaleSessions opens n sessions in waves of at most wave at once and
 // waits until all are ready.
 func openScaleSessions(b *testing.B, e *mcpengine.Engine, n int, server mcpengine.ServerConfig) []*mcpengine.Session {
+	return openScaleSessionsListening(b, e, n, server, false)
+}
+
+// openScaleSessionsListening is openScaleSessions; with listen, each
+// session gets a notification handler before it is ready.
+func openScaleSessionsListening(b *testing.B, e *mcpengine.Engine, n int, server mcpengine.ServerConfig, listen bool) []*mcpengine.Session {
 	b.Helper()
 	const wave = 500
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
@@ -211,6 +224,9 @@ func openScaleSessions(b *testing.B, e *mcpengine.Engine, n int, server mcpengin
 			s, err := e.Open(ctx, mcpengine.SessionConfig{Name: fmt.Sprint("s-", len(ss)+i), Server: server})
 			if err != nil {
 				b.Fatal(err)
+			}
+			if listen {
+				s.OnNotification(func(mcpengine.Notification) {})
 			}
 			batch[i] = s
 		}
@@ -233,7 +249,8 @@ func closeScaleEngine(b *testing.B, e *mcpengine.Engine) {
 }
 
 // BenchmarkScaleIdleHTTP opens N idle Streamable HTTP sessions (nothing
-// listened to) and reports the client's heap, goroutines and open
+// listened to; in the -listening variants each has a notification handler
+// and so holds its GET stream open) and reports the client's heap, goroutines and open
 // descriptors per session (deltas over the engine before the sessions,
 // after GC), measured once the connections the opening left in the pool
 // passed their idle timeout (httpx.DefaultIdleConnTimeout);
@@ -245,7 +262,8 @@ func BenchmarkScaleIdleHTTP(b *testing.B) {
 	}
 	endpoint := startScaleServer(b)
 	for _, n := range scaleSizes() {
-		for _, p := range scaleProtocols {
+		for i, p := range append(scaleProtocols, scaleListenProtocols...) {
+			listen := i >= len(scaleProtocols)
 			b.Run(fmt.Sprintf("sessions=%d/%s", n, p.name), func(b *testing.B) {
 				server := mcpengine.ServerConfig{URL: endpoint, HTTP2PriorKnowledge: p.h2c}
 				var heap, goroutines, fds, poolFDs float64
@@ -262,7 +280,7 @@ func BenchmarkScaleIdleHTTP(b *testing.B) {
 					time.Sleep(1500 * time.Millisecond) // the workers' idle exit
 					before := measureScale()
 					t0 := time.Now()
-					openScaleSessions(b, e, n, server)
+					openScaleSessionsListening(b, e, n, server, listen)
 					opening = time.Since(t0)
 					time.Sleep(1500 * time.Millisecond) // the workers' idle exit
 					poolFDs = float64(openFDs() - before.fds)
