@@ -65,10 +65,10 @@ type Reader struct {
 	// idle receives the first bytes after the buffer ran empty, so that a
 	// stream waiting for its next event (a GET stream, a long call's
 	// answer) holds these few bytes instead of a read buffer.
-	idle [idleBuf]byte
-	err        error // sticky: the source's error, or a *TooLargeError
-	skipLF     bool  // the last line ended in a CR that was the last buffered byte
-	sawStart   bool  // the byte order mark check is done
+	idle     [idleBuf]byte
+	err      error // sticky: the source's error, or a *TooLargeError
+	skipLF   bool  // the last line ended in a CR that was the last buffered byte
+	sawStart bool  // the byte order mark check is done
 
 	// The event being assembled.
 	data    []byte
