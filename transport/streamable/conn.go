@@ -198,7 +198,9 @@ func (c *conn) Negotiated(info transport.SessionInfo) {
 	}
 	switch {
 	case info.Listen && c.get == nil && !c.getOff:
-		ctx, stop := context.WithCancel(c.ctx)
+		// Not a child of c.ctx, which would keep a map of children for the
+		// connection's life: Close stops the listener itself.
+		ctx, stop := context.WithCancel(context.Background())
 		l := &listener{stop: stop, opened: make(chan struct{})}
 		if c.sched.Go(func() { c.listen(ctx, l) }) {
 			c.get = l
@@ -245,6 +247,9 @@ func (c *conn) Close(ctx context.Context) error {
 		c.held = nil
 		live := c.live
 		c.live = nil
+		if c.get != nil {
+			c.get.stop()
+		}
 		c.mu.Unlock()
 
 		c.sink.Close()

@@ -29,7 +29,7 @@ func (c *conn) listen(ctx context.Context, l *listener) {
 	var seen eventIDs
 	failures := 0
 	for {
-		if failures > 0 || rd.LastEventID() != "" || seen.set != nil {
+		if failures > 0 || rd.LastEventID() != "" || seen.seenAny() {
 			if !sleep(ctx, c.retryDelay(rd, max(failures-1, 0))) {
 				return
 			}
