@@ -120,3 +120,12 @@ faults:
 RUNS ?= 5
 test-under-load:
 	scripts/test-under-load.sh $(RUNS)
+
+.PHONY: bench-scale
+# The scale benchmarks (benchmarks/scale_bench_test.go, docs/SCALE.md):
+# 1,000 and 10,000 Streamable HTTP sessions against a demo server in a child
+# process, over HTTP/1.1 and h2c: idle heap, goroutines and descriptors per
+# session, and calls/s, errors and TIME_WAIT with one call in flight each.
+# SCALE_100K=1 adds 100,000 idle sessions.
+bench-scale:
+	cd benchmarks && MCPENGINE_SCALE_100K=$(SCALE_100K) $(GO) test -run '^$$' -bench 'Scale' -benchtime=20000x -timeout 60m .

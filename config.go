@@ -40,6 +40,12 @@ type ServerConfig struct {
 	// InheritEnv passes the engine's whole environment to the server
 	// instead of the safe subset (PATH, HOME, …).
 	InheritEnv bool `json:"inheritEnv,omitempty"`
+	// HTTP2PriorKnowledge speaks HTTP/2 without TLS (h2c) to an http://
+	// server known to accept it, so that every session's requests and
+	// streams share one connection. An https server gets HTTP/2 whenever
+	// it offers it (ALPN) without this. Ignored when Config.HTTPClient is
+	// set.
+	HTTP2PriorKnowledge bool `json:"http2PriorKnowledge,omitempty"`
 }
 
 // ConfigFile is the parsed mcpServers document.

@@ -1,7 +1,6 @@
 package mcpengine
 
 import (
-	"crypto/tls"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -128,7 +127,7 @@ func (s ServerConfig) urlDialer(maxFrame int, e *Engine, hook func(*http.Request
 	if err != nil {
 		return nil, err
 	}
-	client, err := e.httpClientFor(s.TLS)
+	client, err := e.httpClientFor(u, s)
 	if err != nil {
 		return nil, err
 	}
@@ -163,37 +162,50 @@ func (s ServerConfig) urlDialer(maxFrame int, e *Engine, hook func(*http.Request
 	return nil, fmt.Errorf("mcpengine: unknown server type %q (want http, streamable-http, sse, ws or stdio)", s.Type)
 }
 
-// httpClientFor returns the engine's shared HTTP client, or for a server
-// with TLS settings of its own, a client built for them (cached, so the
-// sessions of one such server still share a connection pool).
-func (e *Engine) httpClientFor(t *TLSConfig) (*http.Client, error) {
+// httpClientKey names one server's connection pool: its origin, TLS
+// settings and protocol choice.
+type httpClientKey struct {
+	origin string // scheme://host:port
+	tls    TLSConfig
+	h2c    bool
+}
+
+// httpClientFor returns the HTTP client of the server at u, one per
+// server (origin, TLS settings, h2c), built on first use and shared by
+// all its sessions: each server has a connection pool of its own, sized
+// by its own concurrency (httpx.DefaultMaxIdleConnsPerHost). With
+// Config.HTTPClient set, that client serves every server without TLS
+// settings of its own.
+func (e *Engine) httpClientFor(u *url.URL, s ServerConfig) (*http.Client, error) {
+	var t TLSConfig
+	if s.TLS != nil {
+		t = *s.TLS
+	}
+	if t == (TLSConfig{}) && e.cfg.HTTPClient != nil {
+		return e.cfg.HTTPClient, nil
+	}
+	key := httpClientKey{origin: strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host), tls: t, h2c: s.HTTP2PriorKnowledge}
 	e.httpMu.Lock()
 	defer e.httpMu.Unlock()
-	if t == nil || *t == (TLSConfig{}) {
-		if e.httpClient == nil {
-			e.httpClient = e.cfg.HTTPClient
-			if e.httpClient == nil {
-				e.httpClient = httpx.NewClient(httpx.ClientOptions{})
-			}
-		}
-		return e.httpClient, nil
-	}
-	if c, ok := e.tlsClients[*t]; ok {
+	if c, ok := e.httpClients[key]; ok {
 		return c, nil
 	}
-	var tc *tls.Config
-	tc, err := httpx.TLSOptions{
-		CAFile: t.CAFile, CertFile: t.CertFile, KeyFile: t.KeyFile,
-		ServerName: t.ServerName, InsecureSkipVerify: t.InsecureSkipVerify,
-	}.Config()
-	if err != nil {
-		return nil, fmt.Errorf("mcpengine: server TLS settings: %w", err)
+	opts := httpx.ClientOptions{HTTP2PriorKnowledge: s.HTTP2PriorKnowledge, DialGate: &e.dialGate}
+	if t != (TLSConfig{}) {
+		tc, err := httpx.TLSOptions{
+			CAFile: t.CAFile, CertFile: t.CertFile, KeyFile: t.KeyFile,
+			ServerName: t.ServerName, InsecureSkipVerify: t.InsecureSkipVerify,
+		}.Config()
+		if err != nil {
+			return nil, fmt.Errorf("mcpengine: server TLS settings: %w", err)
+		}
+		opts.TLS = tc
 	}
-	c := httpx.NewClient(httpx.ClientOptions{TLS: tc})
-	if e.tlsClients == nil {
-		e.tlsClients = map[TLSConfig]*http.Client{}
+	c := httpx.NewClient(opts)
+	if e.httpClients == nil {
+		e.httpClients = map[httpClientKey]*http.Client{}
 	}
-	e.tlsClients[*t] = c
+	e.httpClients[key] = c
 	return c, nil
 }
 
@@ -202,10 +214,7 @@ func (e *Engine) httpClientFor(t *TLSConfig) (*http.Client, error) {
 func (e *Engine) closeHTTPClients() {
 	e.httpMu.Lock()
 	defer e.httpMu.Unlock()
-	if e.httpClient != nil && e.httpClient != e.cfg.HTTPClient {
-		e.httpClient.CloseIdleConnections()
-	}
-	for _, c := range e.tlsClients {
+	for _, c := range e.httpClients {
 		c.CloseIdleConnections()
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/mcpengine/mcpengine/supervisor"
 	"github.com/mcpengine/mcpengine/telemetry"
 	"github.com/mcpengine/mcpengine/transport"
+	"github.com/mcpengine/mcpengine/transport/httpx"
 )
 
 // Config is the engine's configuration; its zero value works. Every field
@@ -85,8 +86,9 @@ type Config struct {
 	TelemetryOptions telemetry.Options
 
 	// HTTPClient sends the requests of every URL session without TLS
-	// settings of its own; nil means one tuned for many sessions
-	// (keep-alive pool, HTTP/2 where offered), shared by the engine.
+	// settings of its own; nil means one client per server, tuned for
+	// many sessions (a keep-alive pool sized by the server's own
+	// concurrency, HTTP/2 where offered, h2c where configured).
 	HTTPClient *http.Client
 	// OnHTTPRequest, when set, sees every HTTP request of the engine's URL
 	// sessions just before it is sent (Streamable HTTP POSTs, GET streams
@@ -145,10 +147,10 @@ type Engine struct {
 	closing  map[*Session]bool // closed, but their shutdown outlived the Close that asked for it
 
 	httpMu      sync.Mutex
-	httpClient  *http.Client               // shared by URL sessions; built on first use
-	tlsClients  map[TLSConfig]*http.Client // for servers with TLS settings of their own
-	authorizers map[oauthKey]*oauthEntry   // one per server and OAuth settings
-	oauthStore  oauth.TokenStore           // the in-memory store when Config.OAuth has none
+	httpClients map[httpClientKey]*http.Client // one per server, built on first use
+	dialGate    httpx.DialGate                 // spaces out every client's dials while descriptors run out
+	authorizers map[oauthKey]*oauthEntry       // one per server and OAuth settings
+	oauthStore  oauth.TokenStore               // the in-memory store when Config.OAuth has none
 
 	eras *actors.EraCache // the protocol version settled per server
 	// results are the CacheableResults every session of a server may

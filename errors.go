@@ -54,6 +54,10 @@ var (
 	// not obtain (a 401 a fresh authorization did not cure, a 403, refused
 	// metadata, a login that needs a user agent). Never retried.
 	ErrUnauthorized = oauth.ErrUnauthorized
+	// ErrLocalResources: this process ran out of file descriptors or
+	// buffer memory opening or using a connection (EMFILE, ENFILE,
+	// ENOBUFS, ENOMEM); the server is not at fault.
+	ErrLocalResources = transport.ErrLocalResources
 )
 
 // ErrRequestFailed matches (errors.Is) the error of a request that failed

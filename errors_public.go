@@ -24,7 +24,7 @@ func publicError(err error) error {
 	case *actors.ServerStderrError:
 		return &ServerStderrError{Cause: publicError(e.Cause), Stderr: e.Stderr}
 	case *actors.ConnectError:
-		return &ConnectError{Server: e.Server, Reason: e.Reason, Cause: publicError(e.Cause)}
+		return &ConnectError{Server: e.Server, Reason: e.Reason, Cause: publicError(e.Cause), Local: e.Local}
 	case *actors.CapabilityError:
 		return &CapabilityError{Method: e.Method, Capability: e.Capability}
 	case *actors.ProtocolError:

@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/oauth"
+	"github.com/mcpengine/mcpengine/transport"
 )
 
 // ConnectionLostError is returned to every request pending when the
@@ -108,23 +109,42 @@ type ConnectError struct {
 	Server string
 	Reason string
 	Cause  error
+	// Local is set when this process, not the server, was the obstacle:
+	// it ran out of descriptors or buffer memory (Cause is then a
+	// *LocalResourceError). The error then matches ErrLocalResources
+	// instead of ErrUnreachable.
+	Local bool
 }
 
 func (e *ConnectError) Error() string {
-	if e.Server == "" {
-		return "mcpengine: cannot reach the server: " + e.Reason
+	what := "cannot reach "
+	if e.Local {
+		what = "cannot connect to "
 	}
-	return "mcpengine: cannot reach " + e.Server + ": " + e.Reason
+	if e.Server == "" {
+		return "mcpengine: " + what + "the server: " + e.Reason
+	}
+	return "mcpengine: " + what + e.Server + ": " + e.Reason
 }
 
-// Unwrap gives ErrUnreachable and the cause.
-func (e *ConnectError) Unwrap() []error { return []error{ErrUnreachable, e.Cause} }
+// Unwrap gives ErrUnreachable (unless Local) and the cause.
+func (e *ConnectError) Unwrap() []error {
+	if e.Local {
+		return []error{e.Cause}
+	}
+	return []error{ErrUnreachable, e.Cause}
+}
 
 // SafeToRetry: the server never saw anything.
 func (e *ConnectError) SafeToRetry() bool { return true }
 
 // ErrorType is the error's class (error.type in telemetry).
-func (e *ConnectError) ErrorType() string { return "unreachable" }
+func (e *ConnectError) ErrorType() string {
+	if e.Local {
+		return "local_resources"
+	}
+	return "unreachable"
+}
 
 // ProtocolError fails a request whose answer arrived broken but with a
 // recognisable id: both result and error or neither, a jsonrpc other than
@@ -191,4 +211,10 @@ type (
 	// UnauthorizedError is an authorization failure: the HTTP status, the
 	// OAuth error code and the server's error_description, never a token.
 	UnauthorizedError = oauth.UnauthorizedError
+	// LocalResourceError: a request or dial failed because this process
+	// ran out of descriptors or buffer memory; errors.Is matches
+	// ErrLocalResources and the errno (syscall.EMFILE …). Counted in
+	// Stats.LocalResourceFailures and the
+	// mcpengine.client.local_resource_failures metric.
+	LocalResourceError = transport.LocalResourceError
 )

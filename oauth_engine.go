@@ -3,9 +3,11 @@ package mcpengine
 import (
 	"fmt"
 	"net/http"
+	"net/url"
 
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/oauth"
+	"github.com/mcpengine/mcpengine/transport/httpx"
 )
 
 // OAuthOptions say how an engine authorizes to servers whose configuration
@@ -44,7 +46,11 @@ func (e *Engine) Authorizer(s ServerConfig) (*oauth.Authorizer, error) {
 	if s.URL == "" || s.Auth == nil || s.Auth.OAuth == nil {
 		return nil, fmt.Errorf("mcpengine: server config has no url with auth.oauth")
 	}
-	base, err := e.httpClientFor(s.TLS)
+	u, err := url.Parse(s.URL)
+	if err != nil || u.Host == "" {
+		return nil, fmt.Errorf("mcpengine: server URL %s is not an absolute URL", httpx.RedactURL(s.URL))
+	}
+	base, err := e.httpClientFor(u, s)
 	if err != nil {
 		return nil, err
 	}

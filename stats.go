@@ -39,6 +39,10 @@ type Stats struct {
 	// delivered because the session's callback queue was full (a callback
 	// that never returns).
 	CallbacksDropped uint64
+	// LocalResourceFailures counts requests and connections that failed
+	// because this process ran out of descriptors or buffer memory
+	// (*LocalResourceError).
+	LocalResourceFailures uint64
 	// Queued is the number of calls waiting, now, for the session to be
 	// ready.
 	Queued int64
@@ -46,16 +50,17 @@ type Stats struct {
 
 func statsOf(s *actors.Stats) Stats {
 	return Stats{
-		FramesIn:            s.FramesIn.Load(),
-		FramesReadByCallers: s.FramesReadByCallers.Load(),
-		FramesOut:           s.FramesOut.Load(),
-		InvalidFrames:       s.InvalidFrames.Load(),
-		InvalidUTF8Frames:   s.InvalidUTF8Frames.Load(),
-		LateResponses:       s.LateResponses.Load(),
-		Restarts:            s.Restarts.Load(),
-		Requests:            s.Requests.Load(),
-		Timeouts:            s.Timeouts.Load(),
-		CallbacksDropped:    s.CallbacksDropped.Load(),
-		Queued:              s.Queued.Load(),
+		FramesIn:              s.FramesIn.Load(),
+		FramesReadByCallers:   s.FramesReadByCallers.Load(),
+		FramesOut:             s.FramesOut.Load(),
+		InvalidFrames:         s.InvalidFrames.Load(),
+		InvalidUTF8Frames:     s.InvalidUTF8Frames.Load(),
+		LateResponses:         s.LateResponses.Load(),
+		Restarts:              s.Restarts.Load(),
+		Requests:              s.Requests.Load(),
+		Timeouts:              s.Timeouts.Load(),
+		CallbacksDropped:      s.CallbacksDropped.Load(),
+		LocalResourceFailures: s.LocalResourceFailures.Load(),
+		Queued:                s.Queued.Load(),
 	}
 }

@@ -33,26 +33,30 @@ func (e *Engine) startTelemetry() {
 		metric.WithDescription("Received frames discarded as invalid JSON-RPC or MCP."), metric.WithUnit("{frame}"))
 	queued, err3 := m.Int64ObservableGauge(telemetry.MetricQueueDepth,
 		metric.WithDescription("Calls waiting for a session to become ready."), metric.WithUnit("{call}"))
-	if err1 != nil || err2 != nil || err3 != nil {
+	local, err4 := m.Int64ObservableCounter(telemetry.MetricLocalResourceFailures,
+		metric.WithDescription("Requests and dials that failed because this process ran out of descriptors or buffer memory."), metric.WithUnit("{failure}"))
+	if err1 != nil || err2 != nil || err3 != nil || err4 != nil {
 		e.cfg.Logger.Warn("telemetry: observable instruments unavailable")
 		return
 	}
 	reg, err := m.RegisterCallback(func(_ context.Context, o metric.Observer) error {
 		byState := map[State]int64{}
-		var frames, waiting int64
+		var frames, waiting, exhausted int64
 		for _, s := range e.Sessions() {
 			byState[s.State()]++
 			st := s.sh.Stats()
 			frames += int64(st.InvalidFrames.Load())
 			waiting += st.Queued.Load()
+			exhausted += int64(st.LocalResourceFailures.Load())
 		}
 		for _, st := range []State{StateConnecting, StateInitializing, StateReady, StateBackoff, StateClosed} {
 			o.ObserveInt64(sessions, byState[st], metric.WithAttributes(attribute.String("mcpengine.session.state", st.String())))
 		}
 		o.ObserveInt64(invalid, frames)
 		o.ObserveInt64(queued, waiting)
+		o.ObserveInt64(local, exhausted)
 		return nil
-	}, sessions, invalid, queued)
+	}, sessions, invalid, queued, local)
 	if err == nil {
 		e.observeMetric = reg
 	}

@@ -59,7 +59,7 @@ func (a *sessionActor) onResponse(msg *messages.Message) {
 	}
 	a.forget(id)
 	if msg.Error != nil {
-		c.finish(a, nil, messages.TypedError(msg.Error))
+		c.finish(a, nil, a.answerError(msg.Error))
 		return
 	}
 	if a.inputRequired(c, msg.Result) {

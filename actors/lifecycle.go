@@ -148,16 +148,20 @@ func (a *sessionActor) beginHandshake() {
 func (a *sessionActor) becomeReady(neg Negotiated) {
 	neg.TransportSessionID = a.transportSessionID()
 	a.sh.negotiated.Store(&neg)
-	if method, ok := a.sh.cfg.Handshake.Completed(); ok {
-		a.writeNotification(method, nil)
-	}
 	// The restarter is not reset here: a server that dies right after its
 	// handshake would be respawned at the first delay forever. It starts
 	// over only when a connection stayed ready long enough
 	// (connectionFailed, supervisor.Policy.ResetAfter).
 	a.readySince = time.Now()
 	a.setState(StateReady, nil)
+	// The connection learns whether to listen before the handshake's last
+	// notification is written: Streamable HTTP holds that notification
+	// until its GET stream is open, so a list change the server sends
+	// right after it is not lost.
 	a.tellConnection()
+	if method, ok := a.sh.cfg.Handshake.Completed(); ok {
+		a.writeNotification(method, nil)
+	}
 	a.replaySessionState()
 	a.listenConnected()
 	queued := a.queue

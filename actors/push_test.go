@@ -111,10 +111,19 @@ func TestPushConnectionRunsWithoutReaderAndLearnsTheSession(t *testing.T) {
 	select {
 	case info := <-first.infos:
 		assert.Equal(t, messages.LatestVersion, info.ProtocolVersion)
-		assert.True(t, info.Listen, "the demo server declares list changes and subscriptions")
+		assert.False(t, info.Listen, "the demo server declares list changes and subscriptions, but nobody asked for them")
 	case <-time.After(5 * time.Second):
 		t.Fatal("the connection was never told the negotiated session")
 	}
+	stopWatch := h.Shared().WatchNotifications(func(Notification) {})
+	h.RefreshListen()
+	select {
+	case info := <-first.infos:
+		assert.True(t, info.Listen, "a notification handler is reason to listen")
+	case <-time.After(5 * time.Second):
+		t.Fatal("the connection was not told that a handler listens")
+	}
+	stopWatch()
 
 	call := func() error {
 		c := NewCall(messages.MethodPing, nil)

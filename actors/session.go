@@ -124,6 +124,7 @@ func (a *sessionActor) Receive(ctx actor.Context) {
 		a.tellConnection()
 		a.refreshListen()
 	case *refreshListen:
+		a.tellConnection()
 		a.refreshListen()
 	case *listenRetry:
 		a.onListenRetry(m)

@@ -1,15 +1,14 @@
 package actors
 
-import (
-	"github.com/mcpengine/mcpengine/messages"
-	"github.com/mcpengine/mcpengine/transport"
-)
+import "github.com/mcpengine/mcpengine/transport"
 
 // tellConnection passes what the handshake learned to a connection that
 // needs it (Streamable HTTP: the MCP-Protocol-Version header, and whether
 // its standalone GET stream is worth opening). It runs when the session
-// becomes ready and when the set of resource subscriptions changes; the
-// connection dedupes repeats.
+// becomes ready (before notifications/initialized goes out, so that the
+// stream can be open when the server first speaks), when the set of
+// resource subscriptions changes and when a notification handler is added
+// or removed; the connection dedupes repeats.
 func (a *sessionActor) tellConnection() {
 	if a.conn == nil || a.state != StateReady {
 		return
@@ -26,33 +25,21 @@ func (a *sessionActor) tellConnection() {
 		ProtocolVersion: neg.ProtocolVersion,
 		// The stateless era has no standalone stream to listen on
 		// (subscriptions/listen replaces it, not yet implemented).
-		Listen: !neg.Modern() && a.hasSomethingToListenFor(neg.Capabilities),
+		Listen: !neg.Modern() && a.hasSomethingToListenFor(),
 	})
 }
 
-// hasSomethingToListenFor reports whether the server may send messages that
-// answer no request: it declared list changes, resource subscriptions or
-// logging, the application subscribed to a resource, or the client offers
-// sampling, elicitation or roots. Otherwise the server has nothing to say
-// outside request answers, so an HTTP session needs no open stream.
-func (a *sessionActor) hasSomethingToListenFor(caps messages.ServerCapabilities) bool {
-	if len(a.sh.subscriptions) > 0 || caps.Logging != nil {
+// hasSomethingToListenFor reports whether the embedder asked for messages
+// that answer no request: a notification handler is installed, a resource
+// is subscribed to, or the client offers sampling, elicitation or roots
+// (handlers the server may call outside any request's answer stream, as
+// the conformance suite's elicitation scenario does). What the server
+// declares (list changes, subscribe, logging) is no reason on its own: a
+// notification nobody handles would be dropped on arrival, and an HTTP
+// session that listens holds a stream, a descriptor and a goroutine.
+func (a *sessionActor) hasSomethingToListenFor() bool {
+	if len(a.sh.subscriptions) > 0 || a.sh.hasNotifyers.Load() {
 		return true
 	}
-	// Servers may send sampling, elicitation and roots requests outside
-	// any request's answer stream (the conformance suite's elicitation
-	// scenario does), so offering any of them is reason to listen.
-	if a.sh.cfg.Sampling != nil || a.sh.cfg.Elicitation != nil || a.sh.roots != nil || a.sh.cfg.RootsHandler != nil {
-		return true
-	}
-	if t := caps.Tools; t != nil && t.ListChanged {
-		return true
-	}
-	if p := caps.Prompts; p != nil && p.ListChanged {
-		return true
-	}
-	if r := caps.Resources; r != nil && (r.ListChanged || r.Subscribe) {
-		return true
-	}
-	return false
+	return a.sh.cfg.Sampling != nil || a.sh.cfg.Elicitation != nil || a.sh.roots != nil || a.sh.cfg.RootsHandler != nil
 }

@@ -92,6 +92,10 @@ type Stats struct {
 	// delivered because the session's callback queue was full (a callback
 	// that never returns).
 	CallbacksDropped atomic.Uint64
+	// LocalResourceFailures counts requests and connections that failed
+	// because this process ran out of descriptors or buffer memory
+	// (transport.ErrLocalResources).
+	LocalResourceFailures atomic.Uint64
 	// Queued is the number of calls waiting for the session to be ready.
 	Queued atomic.Int64
 }

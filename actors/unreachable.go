@@ -23,25 +23,46 @@ type ConnectError struct {
 	// Cause is the transport's error (for an HTTP transport, the
 	// synthesized JSON-RPC answer that carried the failure).
 	Cause error
+	// Local is set when this process, not the server, was the obstacle:
+	// it ran out of descriptors or buffer memory (Cause is then a
+	// *transport.LocalResourceError). The error then matches
+	// transport.ErrLocalResources instead of ErrUnreachable.
+	Local bool
 }
 
 func (e *ConnectError) Error() string {
-	if e.Server == "" {
-		return "mcpengine: cannot reach the server: " + e.Reason
+	what := "cannot reach "
+	if e.Local {
+		what = "cannot connect to "
 	}
-	return "mcpengine: cannot reach " + e.Server + ": " + e.Reason
+	if e.Server == "" {
+		return "mcpengine: " + what + "the server: " + e.Reason
+	}
+	return "mcpengine: " + what + e.Server + ": " + e.Reason
 }
-func (e *ConnectError) Unwrap() []error { return []error{ErrUnreachable, e.Cause} }
+
+func (e *ConnectError) Unwrap() []error {
+	if e.Local {
+		return []error{e.Cause}
+	}
+	return []error{ErrUnreachable, e.Cause}
+}
 
 // SafeToRetry is true: nothing reached the server.
 func (e *ConnectError) SafeToRetry() bool { return true }
 
 // ErrorType is the error's error.type in telemetry.
-func (e *ConnectError) ErrorType() string { return "unreachable" }
+func (e *ConnectError) ErrorType() string {
+	if e.Local {
+		return "local_resources"
+	}
+	return "unreachable"
+}
 
 // unreachableAtFirstConnect turns a failure of a session that was never
-// ready into a *ConnectError when the server was never reached and the
-// session did not ask for patience; nil otherwise. Two forms reach the
+// ready into a *ConnectError when the server was never reached, or this
+// process ran out of descriptors trying (Local), and the session did not
+// ask for patience; nil otherwise. Two forms reach the
 // session: a dial error (stdio, WebSocket, HTTP+SSE), and, for a
 // transport that dials lazily (Streamable HTTP), the initialize request's
 // synthesized transport.CodeRequestFailed answer, whose data says whether
@@ -51,6 +72,11 @@ func (a *sessionActor) unreachableAtFirstConnect(err error) *ConnectError {
 		return nil
 	}
 	server := dialerName(a.sh.cfg.Dialer)
+	if le := a.localResourceFailure(err); le != nil {
+		// Retrying would only take descriptors others need: the caller
+		// hears at once that this process is out of them.
+		return &ConnectError{Server: server, Reason: le.Error(), Cause: le, Local: true}
+	}
 	var we *messages.WireError
 	if errors.As(err, &we) && we.Code == transport.CodeRequestFailed {
 		var f transport.RequestFailure

@@ -13,6 +13,7 @@ import (
 // TestMain lets the test binary double as the Go SDK echo server (stdio
 // and Streamable HTTP).
 func TestMain(m *testing.M) {
+	maybeServeScaleHTTP()
 	peers.MaybeServe()
 	os.Exit(m.Run())
 }

@@ -74,6 +74,9 @@ const (
 	MetricSessions         = "mcpengine.client.sessions"
 	MetricInvalidFrames    = "mcpengine.client.frames.invalid"
 	MetricQueueDepth       = "mcpengine.client.queue.depth"
+	// MetricLocalResourceFailures counts requests and dials that failed
+	// for want of descriptors or buffer memory in this process.
+	MetricLocalResourceFailures = "mcpengine.client.local_resource_failures"
 )
 
 // Meter is the engine's meter, for observable instruments registered by

@@ -31,10 +31,12 @@ type SessionInfo struct {
 	// ProtocolVersion is the negotiated MCP protocol version (Streamable
 	// HTTP sends it as the MCP-Protocol-Version header from 2025-06-18 on).
 	ProtocolVersion string
-	// Listen is true when there is something to listen for outside of
-	// request answers: the server declared listChanged or subscribe, or the
-	// application registered a notification handler. Streamable HTTP opens
-	// its optional standalone GET stream only then.
+	// Listen is true when the application asked for something that
+	// arrives outside of request answers: a notification handler, a
+	// resource subscription, or a sampling, elicitation or roots handler.
+	// Streamable HTTP opens its optional standalone GET stream only then,
+	// before it sends notifications/initialized when told during the
+	// handshake.
 	Listen bool
 }
 
@@ -71,6 +73,21 @@ type RequestFailure struct {
 	// (Unreachable: refused, unresolvable host, TLS failure): a session that
 	// was never ready gives up on it at once.
 	Unreachable bool `json:"unreachable,omitempty"`
+	// LocalResources names the errno ("EMFILE", "ENFILE", "ENOBUFS",
+	// "ENOMEM") when the request failed because this process ran out of
+	// descriptors or buffer memory; the session hands the caller a
+	// *LocalResourceError instead of the JSON-RPC error.
+	LocalResources string `json:"localResources,omitempty"`
+}
+
+// LocalResourceError returns the *LocalResourceError f describes, or nil
+// when f is no local exhaustion.
+func (f RequestFailure) LocalResourceError() *LocalResourceError {
+	errno, ok := ErrnoByName(f.LocalResources)
+	if !ok {
+		return nil
+	}
+	return &LocalResourceError{Op: f.Reason, Errno: errno}
 }
 
 func (f RequestFailure) String() string {

@@ -21,6 +21,11 @@ func Unreachable(err error) bool {
 	if err == nil {
 		return false
 	}
+	if _, local := LocalResources(err); local {
+		// The dial failed here, before reaching out: the server may be
+		// fine (ErrLocalResources says what happened).
+		return false
+	}
 	var marked interface{ Unreachable() bool }
 	if errors.As(err, &marked) {
 		return marked.Unreachable()

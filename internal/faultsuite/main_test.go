@@ -22,6 +22,9 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv(serverEnv); mode != "" {
 		os.Exit(serveScripted(mode, os.Stdin, os.Stdout))
 	}
+	if scenario := os.Getenv(fdChildEnv); scenario != "" {
+		os.Exit(runFDChild(scenario))
+	}
 	code := func() int {
 		var err error
 		if selfExe, err = os.Executable(); err != nil {

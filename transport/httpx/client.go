@@ -11,9 +11,19 @@ import (
 
 // Defaults for zero ClientOptions fields.
 const (
-	DefaultMaxIdleConns          = 1024
-	DefaultMaxIdleConnsPerHost   = 256
-	DefaultIdleConnTimeout       = 90 * time.Second
+	// DefaultMaxIdleConns and DefaultMaxIdleConnsPerHost are high enough
+	// never to bind in practice: the idle pool then holds as many
+	// connections as were in use at once (the concurrency actually used),
+	// so a burst of N requests over HTTP/1.1 reuses N connections instead
+	// of closing all but a fixed few after each request (every closed one
+	// a socket in TIME_WAIT); IdleConnTimeout trims the pool when the
+	// burst is over.
+	DefaultMaxIdleConns        = 1 << 20
+	DefaultMaxIdleConnsPerHost = 1 << 20
+	// DefaultIdleConnTimeout is short enough that an engine whose
+	// sessions went idle soon holds no connection (an idle session costs
+	// no descriptor), long enough that steady traffic never re-dials.
+	DefaultIdleConnTimeout       = 30 * time.Second
 	DefaultDialTimeout           = 10 * time.Second
 	DefaultKeepAlive             = 30 * time.Second
 	DefaultTLSHandshakeTimeout   = 10 * time.Second
@@ -33,9 +43,9 @@ type ClientOptions struct {
 	// means DefaultMaxIdleConns.
 	MaxIdleConns int
 	// MaxIdleConnsPerHost caps idle keep-alive connections to one host;
-	// zero means DefaultMaxIdleConnsPerHost. With HTTP/1.1 every request in
-	// flight holds a connection, so this should be near the number of
-	// concurrent requests to one server, or connections churn.
+	// zero means DefaultMaxIdleConnsPerHost (no practical cap). With
+	// HTTP/1.1 every request in flight holds a connection, so a cap below
+	// the number of concurrent requests to one server churns connections.
 	MaxIdleConnsPerHost int
 	// MaxConnsPerHost caps all connections to one host; zero means no cap.
 	MaxConnsPerHost int
@@ -64,6 +74,19 @@ type ClientOptions struct {
 	// disables the pings.
 	HTTP2PingAfter time.Duration
 
+	// HTTP2PriorKnowledge speaks HTTP/2 without TLS (h2c) from the first
+	// byte to http:// URLs, for servers known to accept it: all sessions'
+	// requests and streams then share one connection. https URLs use
+	// HTTP/2 whenever the server offers it through ALPN, with or without
+	// this. With it set, a server that speaks only HTTP/1.1 over plain
+	// TCP cannot be reached.
+	HTTP2PriorKnowledge bool
+
+	// DialGate, when set, spaces dials out while the process is out of
+	// descriptors (see DialGate); share one between all of an engine's
+	// clients.
+	DialGate *DialGate
+
 	// TLS is the TLS configuration for https URLs (build one with
 	// TLSOptions.Config); nil means the system roots and Go's defaults. It
 	// is cloned.
@@ -90,9 +113,13 @@ func NewClient(o ClientOptions) *http.Client {
 	if proxy == nil {
 		proxy = http.ProxyFromEnvironment
 	}
+	dial := dialer.DialContext
+	if o.DialGate != nil {
+		dial = o.DialGate.Wrap(dial)
+	}
 	t := &http.Transport{
 		Proxy:                 proxy,
-		DialContext:           dialer.DialContext,
+		DialContext:           dial,
 		ForceAttemptHTTP2:     true, // with a custom TLS config or dialer, HTTP/2 is off unless forced
 		MaxIdleConns:          orDefault(o.MaxIdleConns, DefaultMaxIdleConns),
 		MaxIdleConnsPerHost:   orDefault(o.MaxIdleConnsPerHost, DefaultMaxIdleConnsPerHost),
@@ -107,6 +134,14 @@ func NewClient(o ClientOptions) *http.Client {
 	}
 	if o.TLS != nil {
 		t.TLSClientConfig = o.TLS.Clone()
+	}
+	if o.HTTP2PriorKnowledge {
+		// Without HTTP1 in the set, net/http sends http:// requests as
+		// prior-knowledge h2c; HTTP2 keeps https working through ALPN.
+		var p http.Protocols
+		p.SetHTTP2(true)
+		p.SetUnencryptedHTTP2(true)
+		t.Protocols = &p
 	}
 	return &http.Client{Transport: t}
 }

@@ -35,8 +35,11 @@ type conn struct {
 
 	mu        sync.Mutex
 	sessionID string
-	version   string                   // sent as MCP-Protocol-Version when set
+	version   string // sent as MCP-Protocol-Version when set
+	// inflight and live are nil while empty: an idle session keeps no
+	// map buckets from its last burst.
 	inflight  map[messages.ID]*pending // requests sent and not yet answered
+	live      map[*post]struct{}       // posts whose goroutine runs: Close cancels them
 	get       *listener                // the GET stream's loop, while it runs
 	getOff    bool                     // the server has no GET stream
 	legacy    transport.PushConn       // after falling back to HTTP+SSE
@@ -57,8 +60,11 @@ var (
 
 // post is one outgoing frame on its way.
 type post struct {
-	out    httpcore.Outgoing
-	ctx    context.Context // the connection's, or for requests a child that cancelling aborts
+	out httpcore.Outgoing
+	// ctx is the post's own, not a child of the connection's: a child
+	// would leave its parent a map of children for the connection's life
+	// (~300 B per idle session); Close cancels the live posts instead.
+	ctx    context.Context
 	cancel context.CancelFunc
 	pend   []*pending  // one per request in the frame
 	header http.Header // the caller's own headers of the frame's request
@@ -73,7 +79,16 @@ type pending struct {
 }
 
 // listener is one run of the GET stream loop.
-type listener struct{ stop context.CancelFunc }
+type listener struct {
+	stop context.CancelFunc
+	// opened is closed once the first GET has its answer (the stream is
+	// open, or refused, or failed): notifications/initialized waits for it.
+	opened    chan struct{}
+	openedOne sync.Once
+}
+
+// markOpened closes l.opened once.
+func (l *listener) markOpened() { l.openedOne.Do(func() { close(l.opened) }) }
 
 func newConn(d *Dialer, u *url.URL) *conn {
 	c := &conn{
@@ -85,7 +100,6 @@ func newConn(d *Dialer, u *url.URL) *conn {
 		log:       d.Logger,
 		fallback:  d.FallbackToSSE,
 		reconnect: d.ReconnectDelay,
-		inflight:  make(map[messages.ID]*pending),
 	}
 	if c.client == nil {
 		c.client = httpx.DefaultClient()
@@ -128,9 +142,9 @@ func (c *conn) WriteFrames(frames ...[]byte) error {
 	// is not free to parse.
 	posts := make([]*post, len(frames))
 	for i, f := range frames {
-		p := &post{out: httpcore.Classify(f), ctx: c.ctx}
+		p := &post{out: httpcore.Classify(f)}
+		p.ctx, p.cancel = context.WithCancel(context.Background())
 		if len(p.out.Requests) > 0 {
-			p.ctx, p.cancel = context.WithCancel(c.ctx)
 			p.pend = make([]*pending, len(p.out.Requests))
 			for j, id := range p.out.Requests {
 				p.pend[j] = &pending{id: id, post: p}
@@ -157,18 +171,23 @@ func (c *conn) WriteFrames(frames ...[]byte) error {
 			c.held = append(c.held, p.out.Frame)
 		}
 	default:
+		if c.live == nil {
+			c.live = make(map[*post]struct{}, len(posts))
+		}
 		for _, p := range posts {
+			if len(p.pend) > 0 && c.inflight == nil {
+				c.inflight = make(map[messages.ID]*pending, len(p.pend))
+			}
 			for _, pd := range p.pend {
 				c.inflight[pd.id] = pd
 			}
+			c.live[p] = struct{}{}
 			c.sched.Submit(p, p.out.Notification) // not closed: Close sets c.closed first
 		}
 		return nil
 	}
 	for _, p := range posts {
-		if p.cancel != nil {
-			p.cancel()
-		}
+		p.cancel()
 	}
 	return err
 }
@@ -187,8 +206,10 @@ func (c *conn) Negotiated(info transport.SessionInfo) {
 	}
 	switch {
 	case info.Listen && c.get == nil && !c.getOff:
-		ctx, stop := context.WithCancel(c.ctx)
-		l := &listener{stop: stop}
+		// Not a child of c.ctx, which would keep a map of children for the
+		// connection's life: Close stops the listener itself.
+		ctx, stop := context.WithCancel(context.Background())
+		l := &listener{stop: stop, opened: make(chan struct{})}
 		if c.sched.Go(func() { c.listen(ctx, l) }) {
 			c.get = l
 		} else {
@@ -232,11 +253,19 @@ func (c *conn) Close(ctx context.Context) error {
 		c.closed = true
 		sid, version, legacy := c.sessionID, c.version, c.legacy
 		c.held = nil
+		live := c.live
+		c.live = nil
+		if c.get != nil {
+			c.get.stop()
+		}
 		c.mu.Unlock()
 
 		c.sink.Close()
 		c.sched.Close()
 		c.cancel()
+		for p := range live {
+			p.cancel()
+		}
 		if legacy != nil {
 			_ = legacy.Close(ctx)
 		}

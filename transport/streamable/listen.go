@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/mcpengine/mcpengine/transport"
 	"github.com/mcpengine/mcpengine/transport/internal/httpcore"
@@ -22,17 +23,21 @@ func (c *conn) listen(ctx context.Context, l *listener) {
 		}
 		c.mu.Unlock()
 		l.stop()
+		l.markOpened()
 	}()
 	rd := sse.NewReader(nil, c.max)
 	var seen eventIDs
 	failures := 0
 	for {
-		if failures > 0 || rd.LastEventID() != "" || seen.set != nil {
+		if failures > 0 || rd.LastEventID() != "" || seen.seenAny() {
 			if !sleep(ctx, c.retryDelay(rd, max(failures-1, 0))) {
 				return
 			}
 		}
 		resp, sid, err := c.send(ctx, http.MethodGet, nil, rd.LastEventID())
+		// Whatever the answer, waiting longer would not open the stream
+		// sooner: let notifications/initialized go.
+		l.markOpened()
 		if err != nil {
 			if ctx.Err() != nil {
 				return
@@ -84,6 +89,32 @@ func (c *conn) listen(ctx context.Context, l *listener) {
 		if rd.LastEventID() == "" {
 			failures = 1 // nothing to resume from: wait ReconnectDelay before reopening
 		}
+	}
+}
+
+// listenGateWait bounds how long notifications/initialized waits for the
+// GET stream's answer: a server that holds the headers of its GET stream
+// until it has an event to send must not stall the session.
+const listenGateWait = 5 * time.Second
+
+// awaitListening holds notifications/initialized until the GET stream the
+// session asked for has its answer: a server sends what happened meanwhile
+// (a list change right after initialize) on the standalone stream only if
+// one is open when it happens, and drops it otherwise.
+func (c *conn) awaitListening(ctx context.Context) {
+	c.mu.Lock()
+	l := c.get
+	c.mu.Unlock()
+	if l == nil {
+		return
+	}
+	t := time.NewTimer(listenGateWait)
+	defer t.Stop()
+	select {
+	case <-l.opened:
+	case <-ctx.Done():
+	case <-t.C:
+		c.log.Debug("notifications/initialized sent before the GET stream answered", slog.String("url", c.name))
 	}
 }
 

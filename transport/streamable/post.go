@@ -18,6 +18,9 @@ func (c *conn) runPost(p *post) {
 	if c.cancelByClosing(p) {
 		return // finish aborts the cancelled requests' POSTs
 	}
+	if p.out.Initialized {
+		c.awaitListening(p.ctx)
+	}
 	resp, sid, err := c.sendModern(p.ctx, http.MethodPost, p.out.Frame, "", p.out.Modern, p.header)
 	if err != nil {
 		switch {
@@ -114,10 +117,15 @@ func (c *conn) finish(p *post) {
 			abort = append(abort, pd.post)
 		}
 	}
-	c.mu.Unlock()
-	if p.cancel != nil {
-		p.cancel()
+	delete(c.live, p)
+	if len(c.inflight) == 0 {
+		c.inflight = nil
 	}
+	if len(c.live) == 0 {
+		c.live = nil
+	}
+	c.mu.Unlock()
+	p.cancel()
 	// The server has the cancellation: stop waiting for the answer (the
 	// specification asks for the explicit notification first, so that the
 	// closed stream is not read as a cancellation).

@@ -159,27 +159,50 @@ func sleep(ctx context.Context, d time.Duration) bool {
 const rememberedIDs = 256
 
 // eventIDs is the set of the last event ids seen on one logical stream.
+// Up to scanIDs ids it is only the ring, searched in order: a stream that
+// saw a few ids (a GET stream's priming event) keeps no map.
 type eventIDs struct {
 	ring []string
 	next int
-	set  map[string]struct{}
+	set  map[string]struct{} // once the ring holds more than scanIDs
 }
+
+// scanIDs is how many ids are searched in the ring before a map is built.
+const scanIDs = 8
+
+// seenAny reports whether any id was recorded.
+func (s *eventIDs) seenAny() bool { return len(s.ring) > 0 }
 
 // add records id and reports whether it is new.
 func (s *eventIDs) add(id string) bool {
-	if _, dup := s.set[id]; dup {
-		return false
-	}
-	if s.set == nil {
-		s.set = make(map[string]struct{})
+	if s.set != nil {
+		if _, dup := s.set[id]; dup {
+			return false
+		}
+	} else {
+		for _, seen := range s.ring {
+			if seen == id {
+				return false
+			}
+		}
 	}
 	if len(s.ring) < rememberedIDs {
 		s.ring = append(s.ring, id)
 	} else {
-		delete(s.set, s.ring[s.next])
+		if s.set != nil {
+			delete(s.set, s.ring[s.next])
+		}
 		s.ring[s.next] = id
 		s.next = (s.next + 1) % rememberedIDs
 	}
-	s.set[id] = struct{}{}
+	switch {
+	case s.set != nil:
+		s.set[id] = struct{}{}
+	case len(s.ring) > scanIDs:
+		s.set = make(map[string]struct{}, len(s.ring))
+		for _, seen := range s.ring {
+			s.set[seen] = struct{}{}
+		}
+	}
 	return true
 }

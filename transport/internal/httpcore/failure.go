@@ -79,7 +79,11 @@ func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
 // names what failed (a timeout, a refused connection, a reset) but not the
 // URL, which may carry secrets.
 func ErrorFailure(err error, scrub *httpx.Scrubber) transport.RequestFailure {
-	return transport.RequestFailure{Reason: ErrorReason(err, scrub), Unreachable: transport.Unreachable(err)}
+	f := transport.RequestFailure{Reason: ErrorReason(err, scrub), Unreachable: transport.Unreachable(err)}
+	if errno, ok := transport.LocalResources(err); ok {
+		f.LocalResources = transport.ErrnoName(errno)
+	}
+	return f
 }
 
 // ErrorReason renders a transport error without the request URL.

@@ -14,6 +14,9 @@ type Outgoing struct {
 	Requests []messages.ID
 	// Initialize is set when the frame is the initialize request.
 	Initialize bool
+	// Initialized is set when the frame holds notifications/initialized:
+	// a server may send its first notifications as soon as it arrives.
+	Initialized bool
 	// Notification is set when the frame holds a notification: it is sent
 	// as a barrier (see Scheduler).
 	Notification bool
@@ -48,6 +51,9 @@ func Classify(frame []byte) Outgoing {
 			}
 		case messages.KindNotification:
 			o.Notification = true
+			if m.Method == messages.NotificationInitialized {
+				o.Initialized = true
+			}
 			if m.Method == messages.NotificationCancelled && len(m.Params) > 0 {
 				var p struct {
 					RequestID messages.ID `json:"requestId"`

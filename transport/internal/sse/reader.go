@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"sync"
 	"time"
 )
 
@@ -34,8 +35,11 @@ func (e *TooLargeError) Error() string {
 }
 
 const (
-	// initialBuf is the read buffer of a stream between events.
+	// initialBuf is the read buffer of a stream while it reads an event
+	// (pooled: taken when bytes arrive, given back when all are consumed).
 	initialBuf = 4 << 10
+	// idleBuf is what a stream holds while waiting for bytes.
+	idleBuf = 64
 	// lineSlack is what a line may hold beyond the event cap: the field
 	// name of a data line ("data: ") and a little more, so that a data line
 	// carrying exactly the cap is accepted.
@@ -56,11 +60,15 @@ type Reader struct {
 	max     int // cap on one event's data
 	maxLine int // cap on one line
 
-	buf        []byte // buffered bytes are buf[start:end]
+	buf        []byte // buffered bytes are buf[start:end]; nil while none are
 	start, end int
-	err        error // sticky: the source's error, or a *TooLargeError
-	skipLF     bool  // the last line ended in a CR that was the last buffered byte
-	sawStart   bool  // the byte order mark check is done
+	// idle receives the first bytes after the buffer ran empty, so that a
+	// stream waiting for its next event (a GET stream, a long call's
+	// answer) holds these few bytes instead of a read buffer.
+	idle     [idleBuf]byte
+	err      error // sticky: the source's error, or a *TooLargeError
+	skipLF   bool  // the last line ended in a CR that was the last buffered byte
+	sawStart bool  // the byte order mark check is done
 
 	// The event being assembled.
 	data    []byte
@@ -87,10 +95,7 @@ func NewReader(src io.Reader, maxEventBytes int) *Reader {
 // last event ID and the reconnection time but nothing of a half-read event.
 func (r *Reader) Reset(src io.Reader) {
 	r.src = src
-	r.start, r.end = 0, 0
-	if cap(r.buf) > initialBuf {
-		r.buf = nil
-	}
+	r.releaseBuf()
 	r.err = nil
 	r.skipLF = false
 	r.sawStart = false
@@ -287,13 +292,9 @@ func (r *Reader) line() ([]byte, error) {
 // fill makes room in the buffer and reads once.
 func (r *Reader) fill() {
 	switch {
-	case r.buf == nil:
-		r.buf = make([]byte, initialBuf)
-	case r.start == r.end:
-		r.start, r.end = 0, 0
-		if len(r.buf) > initialBuf {
-			r.buf = make([]byte, initialBuf) // drop what a long line made us grow
-		}
+	case r.buf == nil || r.start == r.end:
+		r.fillIdle()
+		return
 	case r.end == len(r.buf) && r.start > 0:
 		r.end = copy(r.buf, r.buf[r.start:r.end])
 		r.start = 0
@@ -324,6 +325,41 @@ func (r *Reader) fill() {
 		}
 	}
 	r.err = io.ErrNoProgress
+}
+
+// bufPool holds read buffers of initialBuf bytes between events.
+var bufPool = sync.Pool{New: func() any { b := make([]byte, initialBuf); return &b }}
+
+// fillIdle reads once when nothing is buffered: it gives the read buffer
+// back (a grown one is dropped), waits for bytes in r.idle, then moves
+// them into a pooled buffer.
+func (r *Reader) fillIdle() {
+	r.releaseBuf()
+	for range maxEmptyReads {
+		n, err := r.src.Read(r.idle[:])
+		if n > 0 {
+			r.buf = *bufPool.Get().(*[]byte)
+			r.end = copy(r.buf, r.idle[:n])
+		}
+		if err != nil {
+			r.err = err
+			return
+		}
+		if n > 0 {
+			return
+		}
+	}
+	r.err = io.ErrNoProgress
+}
+
+// releaseBuf drops the buffer, all of whose bytes are consumed, giving an
+// initialBuf one back to the pool.
+func (r *Reader) releaseBuf() {
+	if len(r.buf) == initialBuf {
+		b := r.buf
+		bufPool.Put(&b)
+	}
+	r.buf, r.start, r.end = nil, 0, 0
 }
 
 // IsTooLarge reports whether err is a *TooLargeError.

@@ -1,0 +1,386 @@
+package benchmarks_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"os/exec"
+	"runtime"
+	"runtime/pprof"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/mcpengine/mcpengine"
+	"github.com/mcpengine/mcpengine/demoserver"
+	"github.com/mcpengine/mcpengine/transport/httpx"
+)
+
+// The scale benchmarks: many Streamable HTTP sessions of one engine against
+// one demo server in a child process (this test binary re-executed), so
+// that every heap, goroutine and descriptor figure is the client's alone.
+//
+//	go test -run '^$' -bench 'Scale' -benchtime=1x .                  # 1k and 10k
+//	MCPENGINE_SCALE_100K=1 go test -run '^$' -bench 'ScaleIdle' -benchtime=1x -timeout 30m .
+//
+// Each process raises its soft RLIMIT_NOFILE to scaleFDLimit when the hard
+// limit allows, and never above it: the targets are set under that limit.
+
+// scaleServeArg as os.Args[1] makes the test binary the HTTP demo server.
+const scaleServeArg = "-mcpengine-scale-http-server"
+
+// scaleFDLimit is the descriptor limit the targets are stated for.
+const scaleFDLimit = 20000
+
+// maybeServeScaleHTTP serves the demo server over Streamable HTTP (HTTP/1.1
+// and prior-knowledge h2c on one listener) when the binary was started as
+// scaleServeArg; it prints the endpoint's URL on stdout and exits when its
+// stdin closes (the benchmark ended or died).
+func maybeServeScaleHTTP() {
+	if len(os.Args) < 2 || os.Args[1] != scaleServeArg {
+		return
+	}
+	raiseFDLimit(scaleFDLimit)
+	srv := demoserver.New(demoserver.Options{})
+	h := srv.HTTPHandler(demoserver.HTTPOptions{})
+	var protos http.Protocols
+	protos.SetHTTP1(true)
+	protos.SetUnencryptedHTTP2(true)
+	// One HTTP/2 connection can carry every session's stream: with Go's
+	// default of 250 streams per connection, 10,000 calls in flight make
+	// the client dial connection after connection, most of them closed
+	// again at once because another freed up meanwhile.
+	hs := &http.Server{Handler: h, Protocols: &protos, ReadHeaderTimeout: 10 * time.Second,
+		HTTP2: &http.HTTP2Config{MaxConcurrentStreams: 1 << 20}}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "scale server:", err)
+		os.Exit(1)
+	}
+	fmt.Printf("http://%s%s\n", ln.Addr(), demoserver.PathStreamable)
+	go func() { // Owner: this process. Exits with it.
+		_ = hs.Serve(ln)
+	}()
+	buf := make([]byte, 1)
+	for {
+		if _, err := os.Stdin.Read(buf); err != nil {
+			os.Exit(0)
+		}
+	}
+}
+
+// startScaleServer starts the child server and returns its endpoint.
+func startScaleServer(b *testing.B) string {
+	b.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command(exe, scaleServeArg)
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		_ = stdin.Close()
+		_ = cmd.Wait()
+	})
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		b.Fatal("scale server:", err)
+	}
+	return strings.TrimSpace(line)
+}
+
+// raiseFDLimit raises the soft descriptor limit to n if the hard limit
+// allows (else to the hard limit), and returns the soft limit in force.
+func raiseFDLimit(n uint64) uint64 {
+	var rl syscall.Rlimit
+	if syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl) != nil {
+		return 0
+	}
+	want := min(n, rl.Max)
+	if rl.Cur < want {
+		rl.Cur = want
+		_ = syscall.Setrlimit(syscall.RLIMIT_NOFILE, &rl)
+		_ = syscall.Getrlimit(syscall.RLIMIT_NOFILE, &rl)
+	}
+	return rl.Cur
+}
+
+// openFDs counts the process's open descriptors.
+func openFDs() int {
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return -1
+	}
+	return len(ents)
+}
+
+// timeWait counts the sockets in TIME_WAIT to or from port.
+func timeWait(port string) int {
+	n := 0
+	for _, f := range []string{"/proc/net/tcp", "/proc/net/tcp6"} {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			continue
+		}
+		for _, line := range strings.Split(string(data), "\n")[1:] {
+			fs := strings.Fields(line)
+			if len(fs) < 4 || fs[3] != "06" {
+				continue
+			}
+			if hexPort(fs[1]) == port || hexPort(fs[2]) == port {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// hexPort is the decimal port of a /proc/net/tcp address ("0100007F:1F90").
+func hexPort(addr string) string {
+	i := strings.LastIndexByte(addr, ':')
+	if i < 0 {
+		return ""
+	}
+	var p uint64
+	if _, err := fmt.Sscanf(addr[i+1:], "%X", &p); err != nil {
+		return ""
+	}
+	return fmt.Sprint(p)
+}
+
+type scaleFootprint struct {
+	heap       uint64
+	goroutines int
+	fds        int
+}
+
+func measureScale() scaleFootprint {
+	runtime.GC()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return scaleFootprint{heap: ms.HeapAlloc, goroutines: runtime.NumGoroutine(), fds: openFDs()}
+}
+
+// scaleSizes are the session counts measured; 100k only when asked.
+func scaleSizes() []int {
+	sizes := []int{1000, 10000}
+	if os.Getenv("MCPENGINE_SCALE_100K") != "" {
+		sizes = append(sizes, 100000)
+	}
+	return sizes
+}
+
+// scaleProtocols are the ways the client talks to the server: HTTP/1.1,
+// and prior-knowledge h2c (ServerConfig.HTTP2PriorKnowledge).
+var scaleProtocols = []struct {
+	name string
+	h2c  bool
+}{{"h1", false}, {"h2c", true}}
+
+// scaleListenProtocols are the idle benchmark's listening variants: every
+// session has a notification handler, so it holds its GET stream open.
+var scaleListenProtocols = []struct {
+	name string
+	h2c  bool
+}{{"h2c-listening", true}}
+
+// openScaleSessions opens n sessions in waves of at most wave at once and
+// waits until all are ready.
+func openScaleSessions(b *testing.B, e *mcpengine.Engine, n int, server mcpengine.ServerConfig) []*mcpengine.Session {
+	return openScaleSessionsListening(b, e, n, server, false)
+}
+
+// openScaleSessionsListening is openScaleSessions; with listen, each
+// session gets a notification handler before it is ready.
+func openScaleSessionsListening(b *testing.B, e *mcpengine.Engine, n int, server mcpengine.ServerConfig, listen bool) []*mcpengine.Session {
+	b.Helper()
+	const wave = 500
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Minute)
+	defer cancel()
+	ss := make([]*mcpengine.Session, 0, n)
+	for len(ss) < n {
+		k := min(wave, n-len(ss))
+		batch := make([]*mcpengine.Session, k)
+		for i := range batch {
+			s, err := e.Open(ctx, mcpengine.SessionConfig{Name: fmt.Sprint("s-", len(ss)+i), Server: server})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if listen {
+				s.OnNotification(func(mcpengine.Notification) {})
+			}
+			batch[i] = s
+		}
+		for _, s := range batch {
+			if err := s.WaitReady(ctx); err != nil {
+				b.Fatal(err)
+			}
+		}
+		ss = append(ss, batch...)
+	}
+	return ss
+}
+
+func closeScaleEngine(b *testing.B, e *mcpengine.Engine) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	if err := e.Close(ctx); err != nil {
+		b.Error(err)
+	}
+}
+
+// BenchmarkScaleIdleHTTP opens N idle Streamable HTTP sessions (nothing
+// listened to; in the -listening variants each has a notification handler
+// and so holds its GET stream open) and reports the client's heap, goroutines and open
+// descriptors per session (deltas over the engine before the sessions,
+// after GC), measured once the connections the opening left in the pool
+// passed their idle timeout (httpx.DefaultIdleConnTimeout);
+// fds-after-open counts the descriptors before that. ns/op is the time to
+// open one session in waves of 500.
+func BenchmarkScaleIdleHTTP(b *testing.B) {
+	if lim := raiseFDLimit(scaleFDLimit); lim < scaleFDLimit {
+		b.Logf("descriptor limit %d (wanted %d)", lim, scaleFDLimit)
+	}
+	endpoint := startScaleServer(b)
+	for _, n := range scaleSizes() {
+		for i, p := range append(scaleProtocols, scaleListenProtocols...) {
+			listen := i >= len(scaleProtocols)
+			b.Run(fmt.Sprintf("sessions=%d/%s", n, p.name), func(b *testing.B) {
+				server := mcpengine.ServerConfig{URL: endpoint, HTTP2PriorKnowledge: p.h2c}
+				var heap, goroutines, fds, poolFDs float64
+				var opening time.Duration
+				done := false
+				for b.Loop() {
+					if done {
+						continue
+					}
+					done = true
+					e := mcpengine.New(mcpengine.Config{})
+					warm := openScaleSessions(b, e, 1, server)
+					_ = warm[0].Close(context.Background())
+					time.Sleep(1500 * time.Millisecond) // the workers' idle exit
+					before := measureScale()
+					t0 := time.Now()
+					openScaleSessionsListening(b, e, n, server, listen)
+					opening = time.Since(t0)
+					time.Sleep(1500 * time.Millisecond) // the workers' idle exit
+					poolFDs = float64(openFDs() - before.fds)
+					// Idle means idle: the connections the opening storm
+					// left in the server's pool close after their idle
+					// timeout, so that what remains is the sessions' own.
+					time.Sleep(httpx.DefaultIdleConnTimeout + time.Second)
+					after := measureScale()
+					writeScaleHeapProfile(b)
+					heap = (float64(after.heap) - float64(before.heap)) / float64(n)
+					goroutines = float64(after.goroutines-before.goroutines) / float64(n)
+					fds = float64(after.fds-before.fds) / float64(n)
+					closeScaleEngine(b, e)
+				}
+				b.ReportMetric(float64(opening)/float64(n), "ns/op")
+				b.ReportMetric(heap, "heap-bytes/session")
+				b.ReportMetric(goroutines, "goroutines/session")
+				b.ReportMetric(fds, "fds/session")
+				b.ReportMetric(poolFDs, "fds-after-open")
+			})
+		}
+	}
+}
+
+// BenchmarkScaleCallsHTTP opens N Streamable HTTP sessions and keeps one
+// echo call in flight on each until b.N calls completed. It reports
+// calls/s, failed calls, the sockets to the server's port in TIME_WAIT
+// once the calls are done (connections churned rather than reused; the
+// server is this run's own) and the process's open descriptors.
+func BenchmarkScaleCallsHTTP(b *testing.B) {
+	if lim := raiseFDLimit(scaleFDLimit); lim < scaleFDLimit {
+		b.Logf("descriptor limit %d (wanted %d)", lim, scaleFDLimit)
+	}
+	for _, n := range []int{1000, 10000} {
+		for _, p := range scaleProtocols {
+			b.Run(fmt.Sprintf("sessions=%d/%s", n, p.name), func(b *testing.B) {
+				// A server of its own, so that the sockets in TIME_WAIT
+				// on its port are this run's alone.
+				endpoint := startScaleServer(b)
+				u, err := url.Parse(endpoint)
+				if err != nil {
+					b.Fatal(err)
+				}
+				port := u.Port()
+				server := mcpengine.ServerConfig{URL: endpoint, HTTP2PriorKnowledge: p.h2c}
+				e := mcpengine.New(mcpengine.Config{})
+				defer closeScaleEngine(b, e)
+				ss := openScaleSessions(b, e, n, server)
+				var left atomic.Int64
+				var failed atomic.Int64
+				var firstErr atomic.Value
+				left.Store(int64(b.N))
+				ctx := context.Background()
+				args := map[string]any{"text": "hello"}
+				b.ResetTimer()
+				t0 := time.Now()
+				var wg sync.WaitGroup
+				for _, s := range ss {
+					wg.Add(1)
+					go func() { // Owner: this benchmark. Exits when b.N calls were made.
+						defer wg.Done()
+						for left.Add(-1) >= 0 {
+							if _, err := s.CallTool(ctx, "echo", args); err != nil {
+								failed.Add(1)
+								firstErr.CompareAndSwap(nil, err.Error())
+							}
+						}
+					}()
+				}
+				wg.Wait()
+				elapsed := time.Since(t0)
+				b.StopTimer()
+				if e, ok := firstErr.Load().(string); ok {
+					b.Logf("first error: %s", e)
+				}
+				b.ReportMetric(float64(b.N)/elapsed.Seconds(), "calls/s")
+				b.ReportMetric(float64(failed.Load()), "errors")
+				b.ReportMetric(float64(timeWait(port)), "time-wait")
+				b.ReportMetric(float64(openFDs()), "fds")
+			})
+		}
+	}
+}
+
+// writeScaleHeapProfile writes a heap profile of the idle sessions to
+// $MCPENGINE_SCALE_HEAPPROFILE.<benchmark> when that is set:
+//
+//	MCPENGINE_SCALE_HEAPPROFILE=/tmp/idle go test -run '^$' -bench 'ScaleIdleHTTP/^sessions=1000$/h1' -benchtime=1x -memprofilerate=512 .
+//	go tool pprof -sample_index=inuse_space -top /tmp/idle.*
+func writeScaleHeapProfile(b *testing.B) {
+	base := os.Getenv("MCPENGINE_SCALE_HEAPPROFILE")
+	if base == "" {
+		return
+	}
+	f, err := os.Create(base + "." + strings.ReplaceAll(b.Name(), "/", "_"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	if err := pprof.Lookup("heap").WriteTo(f, 0); err != nil {
+		b.Fatal(err)
+	}
+}
