@@ -421,6 +421,9 @@ func (e *Engine) Close(ctx context.Context) error {
 	}
 	wg.Wait()
 	e.stopTelemetry()
+	// Dials the HTTP clients still finish for their pools end now, and
+	// what they left idle closes: nothing holds a descriptor past Close.
+	gateErr := e.dialGate.Close(ctx)
 	e.closeHTTPClients()
 	e.registry.Stop()
 	e.system.Shutdown()
@@ -428,5 +431,5 @@ func (e *Engine) Close(ctx context.Context) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return errors.Join(errs...)
+	return errors.Join(append(errs, gateErr)...)
 }

@@ -2,6 +2,7 @@ package httpx
 
 import (
 	"context"
+	"errors"
 	"net"
 	"sync"
 	"sync/atomic"
@@ -29,6 +30,11 @@ const (
 // dial waiting. Without failures it costs one uncontended mutex per dial.
 // Share one gate between every client of an engine: the descriptor limit
 // is the process's.
+//
+// The gate also knows the dials under way, so that its owner can end them
+// when it closes (Close): an http.Transport finishes a dial its request no
+// longer waits for, for the next request's sake, and that socket would
+// outlive the engine.
 type DialGate struct {
 	mu      sync.Mutex
 	spacing time.Duration // 0: dials go at once
@@ -36,7 +42,66 @@ type DialGate struct {
 	raised  time.Time     // when spacing last grew
 	clear   chan struct{} // closed when a dial succeeds while spaced
 
+	dialing int           // dials under way
+	closed  bool          // Close was called: no dial starts
+	stop    chan struct{} // closed by Close: dials under way end
+	drained chan struct{} // closed when closed and dialing is 0
+
 	failures atomic.Uint64
+}
+
+// ErrDialGateClosed is the error of a dial asked for after Close.
+var ErrDialGateClosed = errors.New("mcpengine/httpx: the engine is closed")
+
+// enter counts a dial starting, or refuses it after Close.
+func (g *DialGate) enter() (stop <-chan struct{}, ok bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return nil, false
+	}
+	if g.stop == nil {
+		g.stop = make(chan struct{})
+	}
+	g.dialing++
+	return g.stop, true
+}
+
+func (g *DialGate) exit() {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.dialing--
+	if g.closed && g.dialing == 0 && g.drained != nil {
+		close(g.drained)
+		g.drained = nil
+	}
+}
+
+// Close refuses new dials, ends those under way and waits for them to
+// return, at most until ctx ends.
+func (g *DialGate) Close(ctx context.Context) error {
+	g.mu.Lock()
+	if !g.closed {
+		g.closed = true
+		if g.stop != nil {
+			close(g.stop)
+		}
+	}
+	if g.dialing == 0 {
+		g.mu.Unlock()
+		return nil
+	}
+	if g.drained == nil {
+		g.drained = make(chan struct{})
+	}
+	drained := g.drained
+	g.mu.Unlock()
+	select {
+	case <-drained:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 // Failures counts the dials that failed for want of local resources.
@@ -45,12 +110,40 @@ func (g *DialGate) Failures() uint64 { return g.failures.Load() }
 // Wrap returns dial behind the gate.
 func (g *DialGate) Wrap(dial func(ctx context.Context, network, addr string) (net.Conn, error)) func(ctx context.Context, network, addr string) (net.Conn, error) {
 	return func(ctx context.Context, network, addr string) (net.Conn, error) {
+		stop, ok := g.enter()
+		if !ok {
+			return nil, ErrDialGateClosed
+		}
+		defer g.exit()
+		ctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		go func() { // Owner: this dial. Exits when the dial returns or the gate closes.
+			select {
+			case <-stop:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
 		if err := g.wait(ctx); err != nil {
 			return nil, err
 		}
 		c, err := dial(ctx, network, addr)
 		g.done(err)
+		if err == nil && isClosed(stop) {
+			// Connected as the gate closed: nobody will use it.
+			_ = c.Close()
+			return nil, ErrDialGateClosed
+		}
 		return c, err
+	}
+}
+
+func isClosed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
 	}
 }
 

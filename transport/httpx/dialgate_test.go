@@ -98,3 +98,28 @@ func TestDialGateSuccessReleasesWaitingDials(t *testing.T) {
 		assert.Zero(t, time.Since(start), "no spacing once a dial succeeded")
 	})
 }
+
+// Close ends the dials under way (an http.Transport finishes dials no
+// request waits for any more) and waits for them; later dials are refused.
+func TestDialGateCloseEndsDialsUnderWay(t *testing.T) {
+	var g DialGate
+	started := make(chan struct{})
+	dial := g.Wrap(func(ctx context.Context, _, _ string) (net.Conn, error) {
+		close(started)
+		<-ctx.Done() // a dial to a host that never answers
+		return nil, ctx.Err()
+	})
+	errc := make(chan error, 1)
+	go func() {
+		_, err := dial(context.Background(), "tcp", "192.0.2.1:80")
+		errc <- err
+	}()
+	<-started
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	require.NoError(t, g.Close(ctx))
+	require.ErrorIs(t, <-errc, context.Canceled)
+	_, err := dial(context.Background(), "tcp", "192.0.2.1:80")
+	require.ErrorIs(t, err, ErrDialGateClosed)
+	require.NoError(t, g.Close(ctx), "Close twice")
+}
