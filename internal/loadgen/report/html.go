@@ -135,9 +135,9 @@ func HTML(w io.Writer, r *loadgen.Result) error {
 	if r.Timeline != nil {
 		pts = r.Timeline.Points
 	}
-	secFmt := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) + "s" }
+	secFmt := func(v float64) string { return tickLabel(v) + "s" }
 	usFmt := func(v float64) string { return loadgen.FormatDuration(time.Duration(v * float64(time.Microsecond))) }
-	numFmt := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	numFmt := tickLabel
 	warm := r.Warmup.Seconds
 	// What an interval measured (rates, percentiles, CPU) is drawn at
 	// the interval's middle; what was read at an instant (calls in
@@ -272,4 +272,11 @@ func decadeTicks(bars []bar, f func(float64) string) []tick {
 		out = append(out, tick{v, f(v)})
 	}
 	return out
+}
+
+// tickLabel writes an axis tick. Ticks are multiples of a step, whose
+// products carry binary rounding (3 × 0.2 is 0.6000000000000001): six
+// decimals are more than any axis here needs.
+func tickLabel(v float64) string {
+	return strconv.FormatFloat(math.Round(v*1e6)/1e6, 'f', -1, 64)
 }
