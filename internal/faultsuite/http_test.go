@@ -43,9 +43,18 @@ func (f *fault) demoHTTP(o demoserver.HTTPOptions) string {
 // string-id) and trickle {text, gap_ms}, a JSON answer written a byte at
 // a time. It returns the Streamable HTTP endpoint.
 func (f *fault) faultyHTTP(o demoserver.HTTPOptions) string {
+	return f.demoBehind(o, func(w http.ResponseWriter, r *http.Request) bool {
+		return r.Method == http.MethodPost && serveFaultyCall(w, r)
+	})
+}
+
+// demoBehind serves the demo server over HTTP behind front, which sees
+// every request first and reports whether it answered it itself; closed
+// after the engine. It returns the Streamable HTTP endpoint.
+func (f *fault) demoBehind(o demoserver.HTTPOptions, front func(http.ResponseWriter, *http.Request) bool) string {
 	h := demoserver.New(demoOptions()).HTTPHandler(o)
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost && serveFaultyCall(w, r) {
+		if front(w, r) {
 			return
 		}
 		h.ServeHTTP(w, r)
@@ -197,19 +206,13 @@ func cutModernStreams(t *testing.T) {
 	f := newFault(t, "http", "SSE answers cut mid-way (2026-07-28: not resumable): that request alone fails at once, ErrRequestFailed; no GET", mcpengine.Config{})
 	for _, abort := range []bool{false, true} {
 		var gets atomic.Int32
-		h := demoserver.New(demoOptions()).HTTPHandler(demoserver.HTTPOptions{AnswerMode: demoserver.AnswerSSE, DropStreamEvery: 2, DropAbort: abort, SSERetry: 5 * time.Millisecond})
-		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.Method == http.MethodGet {
-				gets.Add(1)
-			}
-			h.ServeHTTP(w, r)
-		}))
-		f.closeAfterEngine(func(ctx context.Context) error {
-			err := h.Close(ctx)
-			ts.Close()
-			return err
-		})
-		url := ts.URL + demoserver.PathStreamable
+		url := f.demoBehind(demoserver.HTTPOptions{AnswerMode: demoserver.AnswerSSE, DropStreamEvery: 2, DropAbort: abort, SSERetry: 5 * time.Millisecond},
+			func(_ http.ResponseWriter, r *http.Request) bool {
+				if r.Method == http.MethodGet {
+					gets.Add(1)
+				}
+				return false
+			})
 		name := map[bool]string{false: "cut", true: "aborted"}[abort]
 		s := f.connect(name, httpServer(url))
 		failed := echoAll(f, s, name, 8, scale(8, 48), func(err error) bool {
