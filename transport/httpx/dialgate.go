@@ -42,10 +42,11 @@ type DialGate struct {
 	raised  time.Time     // when spacing last grew
 	clear   chan struct{} // closed when a dial succeeds while spaced
 
-	dialing int           // dials under way
-	closed  bool          // Close was called: no dial starts
-	stop    chan struct{} // closed by Close: dials under way end
-	drained chan struct{} // closed when closed and dialing is 0
+	dialing int                // dials under way
+	closed  bool               // Close was called: no dial starts
+	stop    context.Context    // done once Close was called: dials under way end
+	cancel  context.CancelFunc // ends stop
+	drained chan struct{}      // closed when closed and dialing is 0
 
 	failures atomic.Uint64
 }
@@ -54,14 +55,14 @@ type DialGate struct {
 var ErrDialGateClosed = errors.New("mcpengine/httpx: the engine is closed")
 
 // enter counts a dial starting, or refuses it after Close.
-func (g *DialGate) enter() (stop <-chan struct{}, ok bool) {
+func (g *DialGate) enter() (stop context.Context, ok bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.closed {
 		return nil, false
 	}
 	if g.stop == nil {
-		g.stop = make(chan struct{})
+		g.stop, g.cancel = context.WithCancel(context.Background())
 	}
 	g.dialing++
 	return g.stop, true
@@ -83,8 +84,8 @@ func (g *DialGate) Close(ctx context.Context) error {
 	g.mu.Lock()
 	if !g.closed {
 		g.closed = true
-		if g.stop != nil {
-			close(g.stop)
+		if g.cancel != nil {
+			g.cancel()
 		}
 	}
 	if g.dialing == 0 {
@@ -117,33 +118,18 @@ func (g *DialGate) Wrap(dial func(ctx context.Context, network, addr string) (ne
 		defer g.exit()
 		ctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		go func() { // Owner: this dial. Exits when the dial returns or the gate closes.
-			select {
-			case <-stop:
-				cancel()
-			case <-ctx.Done():
-			}
-		}()
+		defer context.AfterFunc(stop, cancel)() // no goroutine unless the gate closes
 		if err := g.wait(ctx); err != nil {
 			return nil, err
 		}
 		c, err := dial(ctx, network, addr)
 		g.done(err)
-		if err == nil && isClosed(stop) {
+		if err == nil && stop.Err() != nil {
 			// Connected as the gate closed: nobody will use it.
 			_ = c.Close()
 			return nil, ErrDialGateClosed
 		}
 		return c, err
-	}
-}
-
-func isClosed(c <-chan struct{}) bool {
-	select {
-	case <-c:
-		return true
-	default:
-		return false
 	}
 }
 
