@@ -152,7 +152,8 @@ func TestLoadOpenModelStall(t *testing.T) {
 		"--args", `{"ms": {{if eq .N 100}}1000{{else}}0{{end}}}`, "--threshold", "p99>500ms", "--threshold", "service_p99<1s")
 	assert.Contains(t, r.stdout, "Load:        open model, 200 calls/s in total; at most 1 in flight on each of 1 sessions")
 	assert.Regexp(t, `(?m)^            latency    service$`, r.stdout)
-	assert.Regexp(t, `(?m)^Schedule: +400 calls due, 400 sent \(200\.0/s\), \d+ late`, r.stdout)
+	// The achieved rate is how fast a busy machine managed to send: not asserted.
+	assert.Regexp(t, `(?m)^Schedule: +400 calls due, 400 sent \(\d+\.\d/s\), \d+ late`, r.stdout)
 	assert.Contains(t, r.stdout, "pass  p99>500ms")
 	assert.Contains(t, r.stdout, "pass  service_p99<1s")
 	assert.Contains(t, r.stdout, "Warning:     ")
