@@ -28,7 +28,10 @@ type Member struct {
 	topologySub *eventstream.Subscription
 	mu          sync.Mutex
 	members     []MemberInfo
+	topology    []*protocluster.Member
 	closed      bool
+
+	sessions *sessionHost
 }
 
 // MemberInfo is one member as the topology last listed it.
@@ -58,7 +61,8 @@ func Start(ctx context.Context, cfg Config) (m *Member, err error) {
 		return nil, err
 	}
 	m = &Member{cfg: cfg, system: system, health: ms, log: log}
-	kinds := cfg.Kinds
+	m.sessions = newSessionHost(m)
+	kinds := append([]*protocluster.Kind{m.sessions.kind()}, cfg.Kinds...)
 	ccfg := protocluster.Configure(cfg.name(), ms.provider, disthash.New(),
 		remote.Configure(ms.remoteHost, ms.remotePort),
 		protocluster.WithKinds(kinds...))
@@ -81,6 +85,10 @@ func Start(ctx context.Context, cfg Config) (m *Member, err error) {
 		}
 	}()
 	m.cluster.StartMember()
+	if err := m.sessions.start(); err != nil {
+		m.cluster.Shutdown(false)
+		return nil, err
+	}
 	m.log.Info("cluster member started", "cluster", cfg.name(), "address", system.Address(), "id", system.ID)
 	return m, nil
 }
@@ -101,8 +109,10 @@ func (m *Member) setTopology(t *protocluster.ClusterTopology) {
 	})
 	m.mu.Lock()
 	m.members = list
+	m.topology = slices.Clone(t.Members)
 	m.mu.Unlock()
-	m.log.Info("cluster topology", "members", len(list), "joined", len(t.Joined), "left", len(t.Left))
+	m.log.Info("cluster topology", "members", len(list), "joined", len(t.Joined), "left", len(t.Left),
+		"sessions_here", len(m.sessions.ownedIdentities()))
 }
 
 // Members is the member list as the last topology event gave it, this
@@ -131,4 +141,10 @@ func (m *Member) MembershipAddr() string {
 		return m.health.health.Listener.Addr().String()
 	}
 	return m.system.Address()
+}
+
+func (m *Member) isClosed() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.closed
 }
