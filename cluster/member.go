@@ -29,6 +29,8 @@ type Member struct {
 	mu          sync.Mutex
 	members     []MemberInfo
 	topology    []*protocluster.Member
+	// rdv places identities over topology (lookup).
+	rdv *protocluster.Rendezvous
 	closed      bool
 
 	sessions *sessionHost
@@ -110,6 +112,8 @@ func (m *Member) setTopology(t *protocluster.ClusterTopology) {
 	m.mu.Lock()
 	m.members = list
 	m.topology = slices.Clone(t.Members)
+	m.rdv = protocluster.NewRendezvous()
+	m.rdv.UpdateMembers(t.Members)
 	m.mu.Unlock()
 	m.log.Info("cluster topology", "members", len(list), "joined", len(t.Joined), "left", len(t.Left),
 		"sessions_here", len(m.sessions.ownedIdentities()))

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
+	protocluster "github.com/asynkron/protoactor-go/cluster"
+	"github.com/asynkron/protoactor-go/cluster/identitylookup/disthash"
 	"google.golang.org/protobuf/proto"
 
 	"github.com/mcpengine/mcpengine"
@@ -91,7 +93,7 @@ func (s *RemoteSession) Close(ctx context.Context) error {
 // activates the session there if it is not live).
 func (s *RemoteSession) Owner(ctx context.Context) (string, error) {
 	for {
-		if pid := s.m.lookup(s.identity); pid != nil {
+		if pid := s.m.lookup(ctx, s.identity); pid != nil {
 			return pid.Address, nil
 		}
 		if err := s.m.retryPause(ctx, "owner"); err != nil {
@@ -116,7 +118,7 @@ func (s *RemoteSession) request(ctx context.Context, method string, msg proto.Me
 		if s.m.isClosed() {
 			return nil, ErrClosed
 		}
-		if pid := s.m.lookup(s.identity); pid != nil {
+		if pid := s.m.lookup(ctx, s.identity); pid != nil {
 			o, err := s.m.send(ctx, method, pid, msg)
 			if err != nil {
 				return nil, err
@@ -180,18 +182,51 @@ func (m *Member) retryPause(ctx context.Context, method string) error {
 	}
 }
 
-// lookup is the grain of identity: the cached PID, else the owner's
-// activator's answer (which activates the grain). nil while no member
-// offers sessions or the owner does not answer.
-func (m *Member) lookup(identity string) *actor.PID {
+// activationTimeout bounds one question to an owner's activator. An
+// activation only spawns the grain (it connects on its own), so a longer
+// silence means the owner is gone and the topology will say so.
+const activationTimeout = time.Second
+
+// lookup is the grain of identity: the cached PID, else what the owner's
+// activator answers (which activates the grain there). It asks as
+// protoactor's disthash lookup does (the owner by rendezvous hashing over
+// the topology, an ActivationRequest to its partition activator), but
+// within ctx and activationTimeout: disthash waits 5 s on an owner that
+// died before the topology dropped it. nil while no member offers
+// sessions or the owner does not answer.
+func (m *Member) lookup(ctx context.Context, identity string) *actor.PID {
 	if pid, ok := m.cluster.PidCache.Get(identity, SessionKind); ok && pid != nil {
 		return pid
 	}
-	pid := m.cluster.Get(identity, SessionKind)
-	if pid != nil {
-		m.cluster.PidCache.Set(identity, SessionKind, pid)
+	m.mu.Lock()
+	rdv := m.rdv
+	m.mu.Unlock()
+	if rdv == nil {
+		return nil
 	}
-	return pid
+	ci := protocluster.NewClusterIdentity(identity, SessionKind)
+	owner := rdv.GetByClusterIdentity(ci)
+	if owner == "" {
+		return nil
+	}
+	timeout := activationTimeout
+	if d, ok := ctx.Deadline(); ok {
+		timeout = min(timeout, time.Until(d))
+	}
+	if timeout <= 0 {
+		return nil
+	}
+	res, err := m.system.Root.RequestFuture(actor.NewPID(owner, disthash.PartitionActivatorActorName),
+		&protocluster.ActivationRequest{ClusterIdentity: ci}, timeout).Result()
+	if err != nil {
+		return nil
+	}
+	ar, ok := res.(*protocluster.ActivationResponse)
+	if !ok || ar.Pid == nil {
+		return nil
+	}
+	m.cluster.PidCache.Set(identity, SessionKind, ar.Pid)
+	return ar.Pid
 }
 
 func (m *Member) forgetPID(identity string) {
@@ -222,6 +257,10 @@ func (m *Member) OwnedSessions(ctx context.Context, address string) ([]string, e
 	}
 	return owned.Identities, nil
 }
+
+// CallsInFlight is how many calls the sessions this member holds are
+// running now.
+func (m *Member) CallsInFlight() int64 { return m.sessions.calls.Load() }
 
 // LocalSessions lists the sessions this member holds now.
 func (m *Member) LocalSessions() []string { return m.sessions.ownedIdentities() }

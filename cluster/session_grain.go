@@ -169,10 +169,12 @@ func (g *sessionGrain) call(sender *actor.PID, m *clusterpb.SessionCall) {
 		params = messages.RawMessage(m.Params)
 	}
 	g.host.wg.Add(1)
+	g.host.calls.Add(1)
 	// One call: exits when the session answers it, fails it, or is
 	// closed because the grain stopped.
 	go func(sess *mcpengine.Session, gctx context.Context, root *actor.RootContext, self *actor.PID) {
 		defer g.host.wg.Done()
+		defer g.host.calls.Add(-1)
 		res, err := sess.Call(gctx, m.Method, params, opts...)
 		reply := &clusterpb.SessionReply{Result: res}
 		if err != nil {

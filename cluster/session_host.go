@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/asynkron/protoactor-go/actor"
 	protocluster "github.com/asynkron/protoactor-go/cluster"
@@ -46,6 +47,8 @@ type sessionHost struct {
 	closing map[string]chan struct{}
 	// wg counts the grains' goroutines (session owners, calls).
 	wg sync.WaitGroup
+	// calls counts the calls the member's sessions are running.
+	calls atomic.Int64
 
 	registry *actor.PID
 }

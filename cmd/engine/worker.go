@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/http"
 	"strings"
 	"time"
 
@@ -13,6 +15,7 @@ import (
 
 	"github.com/mcpengine/mcpengine"
 	"github.com/mcpengine/mcpengine/cluster"
+	"github.com/mcpengine/mcpengine/internal/httpserve"
 )
 
 // workerKinds are the virtual actor kinds `engine worker` offers beside
@@ -34,6 +37,8 @@ type workerFlags struct {
 	etcd       string
 	etcdKey    string
 	config     string
+	http       string
+	allowRem   bool
 	verbose    bool
 }
 
@@ -74,6 +79,8 @@ sessions move to the other members.`,
 	fl.StringVar(&f.etcd, "etcd-endpoints", "", "etcd: client endpoints, comma-separated (default 127.0.0.1:2379)")
 	fl.StringVar(&f.etcdKey, "etcd-base-key", "", "etcd: key prefix of the members (default /protoactor)")
 	fl.StringVar(&f.config, "config", "", "mcpServers JSON file of the servers sessions are opened against")
+	fl.StringVar(&f.http, "http", "", "serve /healthz, /sessions and /call on HOST:PORT (no authentication: loopback only unless --allow-remote)")
+	fl.BoolVar(&f.allowRem, "allow-remote", false, "allow an --http address that is not loopback")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log protoactor's info lines too")
 	_ = cmd.MarkFlagRequired("listen")
 	return cmd
@@ -118,16 +125,36 @@ func runWorker(cmd *cobra.Command, f *workerFlags) error {
 	if err != nil {
 		return err
 	}
+	if f.http != "" && !f.allowRem && !httpserve.IsLoopbackAddr(f.http) {
+		return usagef("--http %s is not a loopback address: the endpoint has no authentication (--allow-remote to serve it anyway)", f.http)
+	}
+	var ln net.Listener
+	if f.http != "" {
+		if ln, err = net.Listen("tcp", f.http); err != nil {
+			return fmt.Errorf("--http: %w", err)
+		}
+	}
 	m, err := cluster.Start(cmd.Context(), cfg)
 	if err != nil {
+		if ln != nil {
+			ln.Close()
+		}
 		return err
 	}
 	fmt.Fprintf(stderr, "worker: member %s of cluster %q, membership at %s, remote at %s\n",
 		m.ID(), cfg.Name, m.MembershipAddr(), m.Address())
+	var srv *httpserve.Server
+	if ln != nil {
+		srv = httpserve.Serve(ln, &http.Server{Handler: workerHandler(m), ReadHeaderTimeout: 10 * time.Second})
+		fmt.Fprintf(stderr, "worker: serving /healthz at http://%s/healthz\n", ln.Addr())
+	}
 	<-cmd.Context().Done()
 	fmt.Fprintln(stderr, "worker: leaving the cluster")
 	ctx, cancel := context.WithTimeout(context.Background(), workerLeaveTimeout)
 	defer cancel()
+	if srv != nil {
+		_ = srv.Close(ctx)
+	}
 	return m.Close(ctx)
 }
 
