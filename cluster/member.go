@@ -30,8 +30,8 @@ type Member struct {
 	members     []MemberInfo
 	topology    []*protocluster.Member
 	// rdv places identities over topology (lookup).
-	rdv *protocluster.Rendezvous
-	closed      bool
+	rdv    *protocluster.Rendezvous
+	closed bool
 
 	sessions *sessionHost
 }
