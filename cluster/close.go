@@ -39,6 +39,7 @@ func (m *Member) Close(ctx context.Context) error {
 		m.handOver(ctx)
 		m.cluster.Shutdown(true)
 		m.system.EventStream.Unsubscribe(m.topologySub)
+		m.system.EventStream.Unsubscribe(m.callsSub)
 		cctx, cancel := context.WithTimeout(context.Background(), closeSessionTimeout)
 		defer cancel()
 		err := m.sessions.close(cctx)

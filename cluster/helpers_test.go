@@ -19,7 +19,7 @@ import (
 // startMembers starts n members on 127.0.0.1 that all know each other:
 // their membership listeners are bound first, so each Join names the
 // others' real ports. Every member is closed when the test ends.
-func startMembers(t *testing.T, n int, base Config) []*Member {
+func startMembers(t testing.TB, n int, base Config) []*Member {
 	t.Helper()
 	lns := make([]net.Listener, n)
 	addrs := make([]string, n)
@@ -61,7 +61,7 @@ func startMembers(t *testing.T, n int, base Config) []*Member {
 
 // waitFor polls cond until it holds or the deadline passes; it fails the
 // test with what, and the last state last reports.
-func waitFor(t *testing.T, within time.Duration, what string, cond func() bool, last func() any) {
+func waitFor(t testing.TB, within time.Duration, what string, cond func() bool, last func() any) {
 	t.Helper()
 	deadline := time.Now().Add(within)
 	tick := time.NewTicker(20 * time.Millisecond)

@@ -34,6 +34,8 @@ type Member struct {
 	closed bool
 
 	sessions *sessionHost
+	calls    *callWatch
+	callsSub *eventstream.Subscription
 }
 
 // MemberInfo is one member as the topology last listed it.
@@ -64,6 +66,8 @@ func Start(ctx context.Context, cfg Config) (m *Member, err error) {
 	}
 	m = &Member{cfg: cfg, system: system, health: ms, log: log}
 	m.sessions = newSessionHost(m)
+	m.calls = newCallWatch()
+	m.callsSub = system.EventStream.Subscribe(func(ev any) { m.calls.onEvent(system.Root, ev) })
 	kinds := append([]*protocluster.Kind{m.sessions.kind()}, cfg.Kinds...)
 	ccfg := protocluster.Configure(cfg.name(), ms.provider, disthash.New(),
 		remote.Configure(ms.remoteHost, ms.remotePort),
@@ -79,6 +83,7 @@ func Start(ctx context.Context, cfg Config) (m *Member, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			system.EventStream.Unsubscribe(m.topologySub)
+			system.EventStream.Unsubscribe(m.callsSub)
 			if ms.health != nil {
 				_ = ms.health.Close()
 			}

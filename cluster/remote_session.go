@@ -152,7 +152,7 @@ func (s *RemoteSession) request(ctx context.Context, method string, msg proto.Me
 func (m *Member) send(ctx context.Context, method string, pid *actor.PID, msg proto.Message) (outcome, error) {
 	out := make(chan outcome, 1)
 	ca := m.system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor {
-		return &callActor{target: pid, msg: msg, out: out}
+		return &callActor{target: pid, msg: msg, out: out, watch: m.calls}
 	}))
 	select {
 	case o := <-out:

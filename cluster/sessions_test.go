@@ -15,7 +15,7 @@ import (
 )
 
 // demoHTTP serves the demo server over Streamable HTTP for the test.
-func demoHTTP(t *testing.T) map[string]mcpengine.ServerConfig {
+func demoHTTP(t testing.TB) map[string]mcpengine.ServerConfig {
 	t.Helper()
 	srv, err := demoserver.New(demoserver.Options{}).ListenHTTP("127.0.0.1:0", demoserver.HTTPOptions{})
 	if err != nil {
@@ -30,7 +30,7 @@ func demoHTTP(t *testing.T) map[string]mcpengine.ServerConfig {
 }
 
 // waitMembers waits until every member lists n members.
-func waitMembers(t *testing.T, ms []*Member, n int) {
+func waitMembers(t testing.TB, ms []*Member, n int) {
 	t.Helper()
 	for _, m := range ms {
 		waitFor(t, 30*time.Second, "topology of every member", func() bool { return len(m.Members()) == n },
