@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net"
 	"strconv"
+	"strings"
 	"time"
 
 	protocluster "github.com/asynkron/protoactor-go/cluster"
@@ -28,7 +29,8 @@ type Config struct {
 	// providers register.
 	Listen string
 	// Listener, when set, is the automanaged provider's listener, already
-	// bound (Listen is then taken from its address): tests bind all
+	// bound (Listen is then taken from its address); the member owns it,
+	// and Start closes it when it fails. Tests bind all
 	// members' listeners before starting any, so that each can name the
 	// others in Join without racing for free ports.
 	Listener net.Listener
@@ -124,4 +126,26 @@ func (c *Config) callTimeout() time.Duration {
 		return 60 * time.Second
 	}
 	return c.CallTimeout
+}
+
+// validate refuses what Start cannot run, before anything starts.
+func (c *Config) validate() error {
+	if _, _, err := c.listenAddr(); err != nil {
+		return err
+	}
+	switch c.Provider.Kind {
+	case "", ProviderAutomanaged:
+	case ProviderConsul, ProviderEtcd, ProviderK8s:
+		if c.Listener != nil {
+			return fmt.Errorf("%w: Listener is for the automanaged provider only", errConfig)
+		}
+	default:
+		return fmt.Errorf("%w: provider %q: use automanaged, consul, etcd or k8s", errConfig, c.Provider.Kind)
+	}
+	for name := range c.Servers {
+		if name == "" || strings.Contains(name, "/") {
+			return fmt.Errorf("%w: server name %q: a session identity is SERVER/NAME, so a server name has no /", errConfig, name)
+		}
+	}
+	return nil
 }

@@ -54,6 +54,12 @@ func Start(ctx context.Context, cfg Config) (m *Member, err error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if err := cfg.validate(); err != nil {
+		if cfg.Listener != nil {
+			cfg.Listener.Close()
+		}
+		return nil, err
+	}
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -62,6 +68,10 @@ func Start(ctx context.Context, cfg Config) (m *Member, err error) {
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return lib }))
 	ms, err := newMembership(&cfg, system)
 	if err != nil {
+		if cfg.Listener != nil {
+			cfg.Listener.Close()
+		}
+		system.Shutdown()
 		return nil, err
 	}
 	m = &Member{cfg: cfg, system: system, health: ms, log: log}
@@ -88,12 +98,14 @@ func Start(ctx context.Context, cfg Config) (m *Member, err error) {
 				_ = ms.health.Close()
 			}
 			system.Shutdown()
+			m.closeEngine()
 			m, err = nil, fmt.Errorf("cluster: starting member: %v", r)
 		}
 	}()
 	m.cluster.StartMember()
 	if err := m.sessions.start(); err != nil {
 		m.cluster.Shutdown(false)
+		m.closeEngine()
 		return nil, err
 	}
 	m.log.Info("cluster member started", "cluster", cfg.name(), "address", system.Address(), "id", system.ID)
@@ -156,4 +168,11 @@ func (m *Member) isClosed() bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.closed
+}
+
+// closeEngine closes the member's engine after a failed start.
+func (m *Member) closeEngine() {
+	ctx, cancel := context.WithTimeout(context.Background(), closeSessionTimeout)
+	defer cancel()
+	_ = m.sessions.engine.Close(ctx)
 }
