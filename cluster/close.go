@@ -17,7 +17,8 @@ import (
 // says it left, the provider deregisters, the remote closes), which
 // waits about 2 s for ownership to move, and closes the member's engine.
 // Calls the sessions were running fail with mcpengine.ErrConnectionLost;
-// calls that arrive during the handover wait for the new owner.
+// requests that reach this member while it leaves are answered "moved"
+// and wait, resent, until the caller's topology names the new owner.
 // If ctx ends first Close returns ctx.Err() and the shutdown completes
 // in the background.
 func (m *Member) Close(ctx context.Context) error {
@@ -28,6 +29,7 @@ func (m *Member) Close(ctx context.Context) error {
 	}
 	m.closed = true
 	m.mu.Unlock()
+	m.sessions.leaving.Store(true)
 
 	done := make(chan error, 1)
 	// Owned by Close: ends when protoactor's shutdown and the engine's

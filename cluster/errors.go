@@ -16,6 +16,10 @@ var (
 	ErrUnknownServer = errors.New("cluster: no such server in the member's table")
 )
 
+// errLeaving is a grain's answer while its member leaves the cluster;
+// it crosses as kindMoved.
+var errLeaving = errors.New("cluster: the member is leaving the cluster")
+
 // RemoteError is an engine error the session's owner returned, carried
 // across by class: errors.Is matches the engine sentinel of its class
 // (mcpengine.ErrSessionClosed, ErrUnreachable, …) and mcpengine.SafeToRetry
@@ -80,6 +84,8 @@ func encodeError(err error) *clusterpb.CallError {
 	case errors.As(err, &rpc):
 		return &clusterpb.CallError{Kind: kindRPC, Code: int32(rpc.Code), Message: rpc.Message, Data: rpc.Data,
 			SafeToRetry: mcpengine.SafeToRetry(err)}
+	case errors.Is(err, errLeaving):
+		return &clusterpb.CallError{Kind: kindMoved, Message: err.Error(), SafeToRetry: true}
 	case errors.Is(err, ErrUnknownServer):
 		return &clusterpb.CallError{Kind: kindUnknownServer, Message: err.Error(), SafeToRetry: true}
 	case errors.Is(err, mcpengine.ErrConnectionLost):

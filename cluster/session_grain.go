@@ -84,9 +84,15 @@ func (g *sessionGrain) init(ctx actor.Context, identity string) {
 	if !ok {
 		err = ErrUnknownServer
 	}
+	if g.host.leaving.Load() {
+		err = errLeaving
+	}
 	if err != nil {
 		g.failed = err
 		g.host.closedSession(identity, closed)
+		// Stop at once: the next request activates the identity anew
+		// (here with the server table fixed, or on the new owner).
+		ctx.Poison(g.self)
 		return
 	}
 	g.host.m.log.Debug("session activated", "session", identity)

@@ -49,6 +49,11 @@ type sessionHost struct {
 	wg sync.WaitGroup
 	// calls counts the calls the member's sessions are running.
 	calls atomic.Int64
+	// leaving is set when Close begins: a grain activated here after that
+	// (by a member whose topology still lists this one) holds no session
+	// and answers "moved", so the caller resends once its topology
+	// dropped this member.
+	leaving atomic.Bool
 
 	registry *actor.PID
 }
