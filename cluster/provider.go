@@ -30,7 +30,8 @@ type membership struct {
 	health *echo.Echo
 }
 
-// newMembership builds the provider cfg.Provider names. The automanaged
+// newMembership builds the provider cfg.Provider names (cfg.validate
+// has checked it). The automanaged
 // provider listens on a server of our own making: protoactor would bind
 // 0.0.0.0:PORT itself, but it serves a listener already set on its
 // server, so the health endpoint binds exactly Listen (and Listen's port
@@ -76,12 +77,6 @@ func newMembership(cfg *Config, system *actor.ActorSystem) (*membership, error) 
 			return c.JSON(http.StatusOK, automanaged.NewNode(cfg.name(), system.ID, rh, rp, port, cl.GetClusterKinds()))
 		})
 		return &membership{provider: p, remoteHost: host, remotePort: cfg.RemotePort, health: e}, nil
-	case ProviderConsul, ProviderEtcd, ProviderK8s:
-		if cfg.Listener != nil {
-			return nil, fmt.Errorf("%w: Listener is for the automanaged provider only", errConfig)
-		}
-	}
-	switch cfg.Provider.Kind {
 	case ProviderConsul:
 		cc := &api.Config{Address: cfg.Provider.ConsulAddress}
 		p, err := consul.NewWithConfig(cc)
