@@ -289,3 +289,61 @@ func assertOwnedOnce(t *testing.T, o []ownedAnswer, want int) {
 	}
 	require.Len(t, owners, want)
 }
+
+// TestStoppedWorkerHandsItsSessionsOver: a worker told to stop (SIGTERM)
+// leaves gracefully: it exits 0, and every session it held is live on a
+// survivor before anyone calls it again, owned once.
+func TestStoppedWorkerHandsItsSessionsOver(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts three workers")
+	}
+	demo := startServe(t, "http")
+	ws := startWorkers(t, 3, map[string]any{"demo": map[string]any{"url": demo.url}})
+	ctx := t.Context()
+	eventually(t, time.Minute, "three members everywhere", func() (bool, any) {
+		for _, w := range ws {
+			var h struct{ Members []any }
+			if err := w.get(t, "/healthz", &h); err != nil || len(h.Members) != 3 {
+				return false, fmt.Sprint(h, err)
+			}
+		}
+		return true, nil
+	})
+	const n = 60
+	for i := range n {
+		a, err := ws[i%3].call(ctx, fmt.Sprint("g", i), "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi"}})
+		require.NoError(t, err)
+		require.Nil(t, a.Error, "g%d", i)
+	}
+	before := owned(t, ws)
+	assertOwnedOnce(t, before, n)
+	moved := before[2].Sessions
+	require.NotEmpty(t, moved, "the stopping worker holds no session")
+
+	require.NoError(t, ws[2].p.cmd.Process.Signal(syscall.SIGTERM))
+	require.Equal(t, 0, ws[2].p.exitCode(t), ws[2].p.stderrText())
+	require.Contains(t, ws[2].p.stderrText(), "sessions handed over")
+
+	survivors := ws[:2]
+	eventually(t, 30*time.Second, "the stopped worker's sessions live on the survivors", func() (bool, any) {
+		o := owned(t, survivors)
+		held := map[string]int{}
+		for _, a := range o {
+			for _, id := range a.Sessions {
+				held[id]++
+			}
+		}
+		for _, id := range moved {
+			if held[id] != 1 {
+				return false, held
+			}
+		}
+		return true, nil
+	})
+	assertOwnedOnce(t, owned(t, survivors), n)
+	for i := range n {
+		a, err := survivors[i%2].call(ctx, fmt.Sprint("g", i), "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "again"}})
+		require.NoError(t, err)
+		require.Nil(t, a.Error, "g%d", i)
+	}
+}
