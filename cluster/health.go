@@ -12,6 +12,12 @@ type Health struct {
 	ID     string `json:"id"`
 	// Members lists every member with the sessions it holds now.
 	Members []MemberHealth `json:"members"`
+	// TopologyChanges counts the topologies this member has seen (each a
+	// rebalance); Activations the sessions activated on it, CallsInFlight
+	// the calls its sessions are running; all since it started.
+	TopologyChanges int   `json:"topology_changes"`
+	Activations     int64 `json:"activations"`
+	CallsInFlight   int64 `json:"calls_in_flight"`
 }
 
 // MemberHealth is one member in Health.
@@ -27,7 +33,11 @@ const healthQueryTimeout = 2 * time.Second
 
 // Health asks every member the topology lists how many sessions it holds.
 func (m *Member) Health(ctx context.Context) Health {
-	h := Health{Member: m.Address(), ID: m.ID()}
+	m.mu.Lock()
+	changes := m.topologyChanges
+	m.mu.Unlock()
+	h := Health{Member: m.Address(), ID: m.ID(), TopologyChanges: changes,
+		Activations: m.sessions.activations.Load(), CallsInFlight: m.CallsInFlight()}
 	for _, info := range m.Members() {
 		qctx, cancel := context.WithTimeout(ctx, healthQueryTimeout)
 		ids, err := m.OwnedSessions(qctx, info.Address)

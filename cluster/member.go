@@ -28,7 +28,10 @@ type Member struct {
 	topologySub *eventstream.Subscription
 	mu          sync.Mutex
 	members     []MemberInfo
-	topology    []*protocluster.Member
+	// topologyChanges counts the topologies seen: each is a rebalance,
+	// the sessions of members that left or joined moving.
+	topologyChanges int
+	topology        []*protocluster.Member
 	// rdv places identities over topology (lookup).
 	rdv    *protocluster.Rendezvous
 	closed bool
@@ -128,6 +131,7 @@ func (m *Member) setTopology(t *protocluster.ClusterTopology) {
 	})
 	m.mu.Lock()
 	m.members = list
+	m.topologyChanges++
 	m.topology = slices.Clone(t.Members)
 	m.rdv = protocluster.NewRendezvous()
 	m.rdv.UpdateMembers(t.Members)

@@ -47,8 +47,10 @@ type sessionHost struct {
 	closing map[string]chan struct{}
 	// wg counts the grains' goroutines (session owners, calls).
 	wg sync.WaitGroup
-	// calls counts the calls the member's sessions are running.
-	calls atomic.Int64
+	// calls counts the calls the member's sessions are running;
+	// activations the grains activated here since the start.
+	calls       atomic.Int64
+	activations atomic.Int64
 	// leaving is set when Close begins: a grain activated here after that
 	// (by a member whose topology still lists this one) holds no session
 	// and answers "moved", so the caller resends once its topology
@@ -113,6 +115,7 @@ func (h *sessionHost) register(id string, pid *actor.PID) (prev <-chan struct{},
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.owned[id] = pid
+	h.activations.Add(1)
 	prev = h.closing[id]
 	closed = make(chan struct{})
 	h.closing[id] = closed
