@@ -134,7 +134,7 @@ bench-scale:
 # (cluster/clusterpb), checked in; CI does not regenerate it. The plugin
 # is pinned to the google.golang.org/protobuf version in go.mod and
 # installed into bin/tools; protoc itself comes from the system.
-PROTOC_GEN_GO_VERSION := $(shell $(GO) list -m -f '{{.Version}}' google.golang.org/protobuf)
+PROTOC_GEN_GO_VERSION = $(shell $(GO) list -m -f '{{.Version}}' google.golang.org/protobuf)
 .PHONY: proto
 proto:
 	@command -v protoc >/dev/null || { echo "protoc not found: apt-get install protobuf-compiler (or https://github.com/protocolbuffers/protobuf/releases)"; exit 1; }
