@@ -129,3 +129,13 @@ test-under-load:
 # SCALE_100K=1 adds 100,000 idle sessions.
 bench-scale:
 	cd benchmarks && MCPENGINE_SCALE_100K=$(SCALE_100K) $(GO) test -run '^$$' -bench 'Scale' -benchtime=20000x -timeout 60m .
+
+.PHONY: proto-load
+# Regenerates the distributed load test's messages
+# (internal/loadgen/distributed/loadpb) with protoc (apt: protobuf-compiler)
+# and a protoc-gen-go pinned to the protobuf runtime in go.mod, installed
+# into .bin/ so no global tool's version decides the output.
+PROTOC_GEN_GO_VERSION := v1.36.12
+proto-load:
+	GOBIN=$(CURDIR)/.bin $(GO) install google.golang.org/protobuf/cmd/protoc-gen-go@$(PROTOC_GEN_GO_VERSION)
+	PATH=$(CURDIR)/.bin:$$PATH protoc --go_out=. --go_opt=paths=source_relative internal/loadgen/distributed/loadpb/load.proto
