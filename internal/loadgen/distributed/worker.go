@@ -182,6 +182,9 @@ func (w *Worker) run(ctx context.Context, run *workerRun, args []string, sh shar
 		done.Error = err.Error()
 		return done
 	}
+	// The coordinator builds the run's timeline from the Progress reports;
+	// this one would only make Done larger (up to 1200 points).
+	res.Timeline = nil
 	b, err := resultJSON(res)
 	if err != nil {
 		done.Error = fmt.Sprintf("encoding the result: %v", err)
