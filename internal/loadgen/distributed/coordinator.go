@@ -320,14 +320,22 @@ func (c *coordinator) onReady(r *loadpb.Ready) {
 	c.wake()
 }
 
-func (c *coordinator) onProgress(p *loadpb.Progress) {
+// onProgress records a member's interval; it returns the member's worker
+// to acknowledge it to (nil when the report was not recorded).
+func (c *coordinator) onProgress(p *loadpb.Progress) *actor.PID {
 	var emit []loadgen.Progress
+	var ack *actor.PID
 	c.mu.Lock()
 	if m := c.members[p.Member]; m != nil && p.RunId == c.id && m.phase == running {
 		m.heard = time.Now()
 		if lat, svc, ok := m.progress(p); ok {
+			ack = m.pid
 			t := c.ticks[p.Seq]
-			if t == nil {
+			if p.Seq <= c.emitted {
+				// Merged without it (the member had been given up on):
+				// its counters above still count.
+				t = &tick{lat: loadgen.NewHistogram(), svc: loadgen.NewHistogram(), from: map[string]bool{}}
+			} else if t == nil {
 				t = &tick{lat: loadgen.NewHistogram(), svc: loadgen.NewHistogram(), from: map[string]bool{}}
 				c.ticks[p.Seq] = t
 			}
@@ -340,6 +348,7 @@ func (c *coordinator) onProgress(p *loadpb.Progress) {
 	}
 	c.mu.Unlock()
 	c.progress(emit)
+	return ack
 }
 
 func (c *coordinator) onDone(d *loadpb.Done) {
@@ -501,11 +510,18 @@ func (c *coordinator) result(ctx context.Context) (*loadgen.Result, error) {
 // watchWorker asks the coordinator actor to watch a member's worker.
 type watchWorker struct{ pid *actor.PID }
 
+// memberGone is a worker's Terminated, posted again by the coordinator
+// actor to itself: protoactor delivers Terminated as a system message,
+// ahead of the user messages already queued, and those may be the dead
+// member's last reports, which must count.
+type memberGone struct{ addr, why string }
+
 // coordActor receives the members' messages for one run. Messages:
 //   - *watchWorker (Run): watch a member's worker.
 //   - *loadpb.Ready, *loadpb.Progress, *loadpb.Done (members' workers).
 //   - *actor.Terminated (protoactor): a worker or its member's endpoint
-//     went away.
+//     went away; handled as *memberGone (from itself), behind the reports
+//     already queued.
 type coordActor struct{ c *coordinator }
 
 func (a *coordActor) Receive(ctx actor.Context) {
@@ -515,7 +531,9 @@ func (a *coordActor) Receive(ctx actor.Context) {
 	case *loadpb.Ready:
 		a.c.onReady(m)
 	case *loadpb.Progress:
-		a.c.onProgress(m)
+		if pid := a.c.onProgress(m); pid != nil {
+			ctx.Send(pid, &loadpb.ProgressAck{RunId: m.RunId, Seq: m.Seq, Calls: m.Calls})
+		}
 	case *loadpb.Done:
 		a.c.onDone(m)
 	case *actor.Terminated:
@@ -523,6 +541,8 @@ func (a *coordActor) Receive(ctx actor.Context) {
 		if m.Why == actor.TerminatedReason_AddressTerminated {
 			why = "its endpoint became unreachable"
 		}
-		a.c.leave(m.Who.Address, why)
+		ctx.Send(ctx.Self(), &memberGone{addr: m.Who.Address, why: why})
+	case *memberGone:
+		a.c.leave(m.addr, m.why)
 	}
 }

@@ -68,6 +68,7 @@ func (w *Worker) Stop() {
 // workerActor owns the worker's one run at a time. Messages:
 //   - *loadpb.Prepare (coordinator): start a run, or refuse with Done.
 //   - *loadpb.Go (coordinator): the run's start instant.
+//   - *loadpb.ProgressAck (coordinator): a report recorded; logged.
 //   - *loadpb.Stop (coordinator): end the run early.
 //   - *actor.Terminated (protoactor): the coordinator went away; end the run.
 //   - *runEnded (the run's goroutine): the run sent its Done.
@@ -99,6 +100,12 @@ func (a *workerActor) Receive(c actor.Context) {
 			case a.cur.start <- time.Unix(0, m.StartUnixNano):
 			default:
 			}
+		}
+	case *loadpb.ProgressAck:
+		if a.cur != nil && a.cur.id == m.RunId {
+			// Logged on the coordinator's word: these calls are counted
+			// even if this member dies next.
+			a.w.log.Info("load progress", "run", m.RunId, "seq", m.Seq, "calls", m.Calls)
 		}
 	case *loadpb.Stop:
 		if a.cur != nil && a.cur.id == m.RunId {
@@ -172,7 +179,6 @@ func (w *Worker) run(ctx context.Context, run *workerRun, args []string, sh shar
 	cfg.Progress = func(p loadgen.Progress) {
 		seq++
 		w.system.Root.Send(run.coord, progressMsg(run.id, run.member, seq, p))
-		w.log.Info("load progress", "run", run.id, "calls", p.Calls, "errors", p.Errors, "elapsed", p.Elapsed.Round(time.Millisecond))
 	}
 	res, err := loadgen.Run(ctx, *cfg)
 	if err != nil {

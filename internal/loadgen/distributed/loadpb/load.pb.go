@@ -1,6 +1,7 @@
 // Messages between a distributed load test's coordinator (engine load
 // --join) and the load workers on the cluster's members (engine worker).
-// Order of a run: Prepare -> Ready -> Go -> Progress... -> Done; Stop at
+// Order of a run: Prepare -> Ready -> Go -> Progress (each acknowledged)...
+// -> Done; Stop at
 // any time. Every message names its run, so a late message of an earlier
 // run is ignored.
 
@@ -628,6 +629,69 @@ func (x *Progress) GetServiceHdr() []byte {
 	return nil
 }
 
+// ProgressAck says the coordinator recorded a Progress (coordinator ->
+// worker): what a member logs as reported has reached the coordinator,
+// and would be kept if the member died next.
+type ProgressAck struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	RunId         string                 `protobuf:"bytes,1,opt,name=run_id,json=runId,proto3" json:"run_id,omitempty"`
+	Seq           int64                  `protobuf:"varint,2,opt,name=seq,proto3" json:"seq,omitempty"`
+	Calls         int64                  `protobuf:"varint,3,opt,name=calls,proto3" json:"calls,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ProgressAck) Reset() {
+	*x = ProgressAck{}
+	mi := &file_internal_loadgen_distributed_loadpb_load_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ProgressAck) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ProgressAck) ProtoMessage() {}
+
+func (x *ProgressAck) ProtoReflect() protoreflect.Message {
+	mi := &file_internal_loadgen_distributed_loadpb_load_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ProgressAck.ProtoReflect.Descriptor instead.
+func (*ProgressAck) Descriptor() ([]byte, []int) {
+	return file_internal_loadgen_distributed_loadpb_load_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *ProgressAck) GetRunId() string {
+	if x != nil {
+		return x.RunId
+	}
+	return ""
+}
+
+func (x *ProgressAck) GetSeq() int64 {
+	if x != nil {
+		return x.Seq
+	}
+	return 0
+}
+
+func (x *ProgressAck) GetCalls() int64 {
+	if x != nil {
+		return x.Calls
+	}
+	return 0
+}
+
 // Done ends a member's run (worker -> coordinator).
 type Done struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
@@ -647,7 +711,7 @@ type Done struct {
 
 func (x *Done) Reset() {
 	*x = Done{}
-	mi := &file_internal_loadgen_distributed_loadpb_load_proto_msgTypes[6]
+	mi := &file_internal_loadgen_distributed_loadpb_load_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -659,7 +723,7 @@ func (x *Done) String() string {
 func (*Done) ProtoMessage() {}
 
 func (x *Done) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_loadgen_distributed_loadpb_load_proto_msgTypes[6]
+	mi := &file_internal_loadgen_distributed_loadpb_load_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -672,7 +736,7 @@ func (x *Done) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Done.ProtoReflect.Descriptor instead.
 func (*Done) Descriptor() ([]byte, []int) {
-	return file_internal_loadgen_distributed_loadpb_load_proto_rawDescGZIP(), []int{6}
+	return file_internal_loadgen_distributed_loadpb_load_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Done) GetRunId() string {
@@ -765,7 +829,11 @@ const file_internal_loadgen_distributed_loadpb_load_proto_rawDesc = "" +
 	"\vlatency_hdr\x18\x15 \x01(\fR\n" +
 	"latencyHdr\x12\x1f\n" +
 	"\vservice_hdr\x18\x16 \x01(\fR\n" +
-	"serviceHdr\"l\n" +
+	"serviceHdr\"L\n" +
+	"\vProgressAck\x12\x15\n" +
+	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x10\n" +
+	"\x03seq\x18\x02 \x01(\x03R\x03seq\x12\x14\n" +
+	"\x05calls\x18\x03 \x01(\x03R\x05calls\"l\n" +
 	"\x04Done\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x16\n" +
 	"\x06member\x18\x02 \x01(\tR\x06member\x12\x14\n" +
@@ -785,7 +853,7 @@ func file_internal_loadgen_distributed_loadpb_load_proto_rawDescGZIP() []byte {
 	return file_internal_loadgen_distributed_loadpb_load_proto_rawDescData
 }
 
-var file_internal_loadgen_distributed_loadpb_load_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
+var file_internal_loadgen_distributed_loadpb_load_proto_msgTypes = make([]protoimpl.MessageInfo, 8)
 var file_internal_loadgen_distributed_loadpb_load_proto_goTypes = []any{
 	(*Prepare)(nil),      // 0: mcpengine.load.v1.Prepare
 	(*Ready)(nil),        // 1: mcpengine.load.v1.Ready
@@ -793,7 +861,8 @@ var file_internal_loadgen_distributed_loadpb_load_proto_goTypes = []any{
 	(*Stop)(nil),         // 3: mcpengine.load.v1.Stop
 	(*ErrorClasses)(nil), // 4: mcpengine.load.v1.ErrorClasses
 	(*Progress)(nil),     // 5: mcpengine.load.v1.Progress
-	(*Done)(nil),         // 6: mcpengine.load.v1.Done
+	(*ProgressAck)(nil),  // 6: mcpengine.load.v1.ProgressAck
+	(*Done)(nil),         // 7: mcpengine.load.v1.Done
 }
 var file_internal_loadgen_distributed_loadpb_load_proto_depIdxs = []int32{
 	4, // 0: mcpengine.load.v1.Progress.classes:type_name -> mcpengine.load.v1.ErrorClasses
@@ -815,7 +884,7 @@ func file_internal_loadgen_distributed_loadpb_load_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_internal_loadgen_distributed_loadpb_load_proto_rawDesc), len(file_internal_loadgen_distributed_loadpb_load_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   7,
+			NumMessages:   8,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
