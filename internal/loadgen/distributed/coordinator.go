@@ -489,7 +489,10 @@ func (c *coordinator) result(ctx context.Context) (*loadgen.Result, error) {
 	cfg := c.opts.Config
 	res.Target = cfg.Label
 	res.Timeline = timeline
-	res.Sessions = cfg.Sessions
+	res.Sessions = 0 // the members' shares (the closed model's stages give no -s)
+	for _, m := range res.Members {
+		res.Sessions += m.Sessions
+	}
 	if cfg.Model == loadgen.Open && len(cfg.Stages) == 0 {
 		res.Rate = cfg.Rate
 	}
