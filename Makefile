@@ -130,12 +130,16 @@ test-under-load:
 bench-scale:
 	cd benchmarks && MCPENGINE_SCALE_100K=$(SCALE_100K) $(GO) test -run '^$$' -bench 'Scale' -benchtime=20000x -timeout 60m .
 
-.PHONY: proto-load
-# Regenerates the distributed load test's messages
-# (internal/loadgen/distributed/loadpb) with protoc (apt: protobuf-compiler)
-# and a protoc-gen-go pinned to the protobuf runtime in go.mod, installed
-# into .bin/ so no global tool's version decides the output.
-PROTOC_GEN_GO_VERSION := v1.36.12
-proto-load:
-	GOBIN=$(CURDIR)/.bin $(GO) install google.golang.org/protobuf/cmd/protoc-gen-go@$(PROTOC_GEN_GO_VERSION)
-	PATH=$(CURDIR)/.bin:$$PATH protoc --go_out=. --go_opt=paths=source_relative internal/loadgen/distributed/loadpb/load.proto
+# The Go code of the protobuf messages between cluster members
+# (cluster/clusterpb; the distributed load test's in
+# internal/loadgen/distributed/loadpb), checked in; CI does not regenerate it. The plugin
+# is pinned to the google.golang.org/protobuf version in go.mod and
+# installed into bin/tools; protoc itself comes from the system.
+PROTOC_GEN_GO_VERSION := $(shell $(GO) list -m -f '{{.Version}}' google.golang.org/protobuf)
+.PHONY: proto
+proto:
+	@command -v protoc >/dev/null || { echo "protoc not found: apt-get install protobuf-compiler (or https://github.com/protocolbuffers/protobuf/releases)"; exit 1; }
+	GOBIN=$(CURDIR)/bin/tools $(GO) install google.golang.org/protobuf/cmd/protoc-gen-go@$(PROTOC_GEN_GO_VERSION)
+	protoc --plugin=protoc-gen-go=$(CURDIR)/bin/tools/protoc-gen-go \
+		--go_out=. --go_opt=paths=source_relative cluster/clusterpb/session.proto \
+		internal/loadgen/distributed/loadpb/load.proto

@@ -16,7 +16,8 @@ const rootPackage = "github.com/mcpengine/mcpengine"
 // importing the root package: the OpenTelemetry SDK and exporters (a
 // library depends on the OpenTelemetry API only; the application picks the
 // SDK), gRPC, Prometheus, and what only the CLI and the load generator use.
-// They live in telemetry/export, gateway/, internal/loadgen and cmd/engine.
+// They live in telemetry/export, gateway/, internal/loadgen and cmd/engine;
+// protoactor's remote and cluster (with gRPC) only in cluster/.
 var cliOnly = []string{
 	"google.golang.org/grpc",
 	"go.opentelemetry.io/otel/exporters",
@@ -31,6 +32,9 @@ var cliOnly = []string{
 	"github.com/ohler55/ojg",
 	"github.com/mcpengine/mcpengine/telemetry/export",
 	"github.com/mcpengine/mcpengine/cmd",
+	"github.com/mcpengine/mcpengine/cluster", // and its clusterpb
+	"github.com/asynkron/protoactor-go/remote",
+	"github.com/asynkron/protoactor-go/cluster",
 	"github.com/mcpengine/mcpengine/gateway",
 	"github.com/mcpengine/mcpengine/internal/loadgen",
 	"github.com/mcpengine/mcpengine/internal/oauthtest", // test support: _test.go files only

@@ -120,7 +120,7 @@ func oneLineError(t *testing.T, r result) string {
 func TestHelpListsCommands(t *testing.T) {
 	t.Parallel()
 	r := ok(t, "--help")
-	for _, c := range []string{"serve", "list", "call", "read", "prompt", "ping", "load"} {
+	for _, c := range []string{"serve", "list", "call", "read", "prompt", "ping", "load", "worker"} {
 		assert.Regexp(t, `(?m)^  `+c+` +\S.*$`, r.stdout, "command %s with a description", c)
 	}
 }

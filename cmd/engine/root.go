@@ -45,6 +45,7 @@ binary started as "engine serve".`,
 		newGatewayCmd(),
 		newLoginCmd(),
 		newLogoutCmd(),
+		newWorkerCmd(),
 	)
 	return root
 }

@@ -1,0 +1,127 @@
+package cluster
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"strconv"
+	"time"
+
+	protocluster "github.com/asynkron/protoactor-go/cluster"
+	"github.com/mcpengine/mcpengine"
+)
+
+// DefaultName is the cluster name when Config.Name is empty. Members join
+// only members of the same name.
+const DefaultName = "mcpengine"
+
+// Config says how a member joins its cluster and what it offers.
+type Config struct {
+	// Name of the cluster; default DefaultName.
+	Name string
+	// Listen is the host:port other members reach this member at for
+	// membership. With the automanaged provider it is the provider's
+	// health endpoint (which protoactor binds on 0.0.0.0 whatever the
+	// host) and the actor remote binds Host:RemotePort; with Consul, etcd
+	// and Kubernetes it is the actor remote's own address, which those
+	// providers register.
+	Listen string
+	// Listener, when set, is the automanaged provider's listener, already
+	// bound (Listen is then taken from its address): tests bind all
+	// members' listeners before starting any, so that each can name the
+	// others in Join without racing for free ports.
+	Listener net.Listener
+	// RemotePort is the actor remote's port under the automanaged
+	// provider; 0 picks a free one (members learn it from the health
+	// endpoint, so only firewalls care).
+	RemotePort int
+	// Join lists the other members' Listen addresses (automanaged only:
+	// the static host list it polls).
+	Join []string
+	// Provider picks the membership provider; the zero value is
+	// automanaged.
+	Provider ProviderConfig
+	// Kinds are more virtual actor kinds this member offers (the load
+	// worker, for one) beside SessionKind.
+	Kinds []*protocluster.Kind
+
+	// Servers is the server table sessions are opened against (the
+	// mcpServers JSON); every member must hold the same one.
+	Servers map[string]mcpengine.ServerConfig
+	// Engine configures the member's engine, which holds the sessions
+	// this member owns.
+	Engine mcpengine.Config
+	// CallTimeout bounds a call to a session that has no deadline of its
+	// own (default 60s, the engine's default request timeout).
+	CallTimeout time.Duration
+
+	// Logger receives the member's logs, and protoactor's from
+	// LibraryLogLevel (default warn) up; nil is silent.
+	Logger          *slog.Logger
+	LibraryLogLevel *slog.Level
+}
+
+// Provider kinds for ProviderConfig.Kind.
+const (
+	ProviderAutomanaged = "automanaged"
+	ProviderConsul      = "consul"
+	ProviderEtcd        = "etcd"
+	ProviderK8s         = "k8s"
+)
+
+// ProviderConfig selects and configures the cluster provider.
+type ProviderConfig struct {
+	// Kind is automanaged (default), consul, etcd or k8s.
+	Kind string
+	// RefreshTTL is how often the automanaged provider polls its hosts,
+	// hence how soon a dead member is noticed (default 1s).
+	RefreshTTL time.Duration
+	// ConsulAddress is the Consul agent's HTTP address; empty uses
+	// CONSUL_HTTP_ADDR, else 127.0.0.1:8500.
+	ConsulAddress string
+	// EtcdEndpoints are the etcd client endpoints (default
+	// 127.0.0.1:2379); EtcdBaseKey prefixes the member keys (default
+	// /protoactor).
+	EtcdEndpoints []string
+	EtcdBaseKey   string
+	// The Kubernetes provider takes everything from the pod it runs in:
+	// its service account, namespace and hostname (docs/cluster/k8s).
+}
+
+// errConfig marks a Config Start refuses.
+var errConfig = errors.New("cluster: invalid config")
+
+// listenAddr splits c.Listen into host and port, refusing what no member
+// could be reached at.
+func (c *Config) listenAddr() (string, int, error) {
+	if c.Listener != nil {
+		c.Listen = c.Listener.Addr().String()
+	}
+	host, p, err := net.SplitHostPort(c.Listen)
+	if err != nil {
+		return "", 0, fmt.Errorf("%w: Listen %q: %v", errConfig, c.Listen, err)
+	}
+	port, err := strconv.Atoi(p)
+	if err != nil || port < 0 || port > 65535 {
+		return "", 0, fmt.Errorf("%w: Listen %q: bad port", errConfig, c.Listen)
+	}
+	if host == "" {
+		return "", 0, fmt.Errorf("%w: Listen %q: a host other members reach this one at is needed", errConfig, c.Listen)
+	}
+	return host, port, nil
+}
+
+func (c *Config) name() string {
+	if c.Name == "" {
+		return DefaultName
+	}
+	return c.Name
+}
+
+func (c *Config) callTimeout() time.Duration {
+	if c.CallTimeout <= 0 {
+		return 60 * time.Second
+	}
+	return c.CallTimeout
+}

@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+	"time"
+
+	protocluster "github.com/asynkron/protoactor-go/cluster"
+	"github.com/spf13/cobra"
+
+	"github.com/mcpengine/mcpengine"
+	"github.com/mcpengine/mcpengine/cluster"
+)
+
+// workerKinds are the virtual actor kinds `engine worker` offers beside
+// the session kind. A feature adds its own from an init function in its
+// file: workerKinds = append(workerKinds, func() *protocluster.Kind {…}).
+var workerKinds []func() *protocluster.Kind
+
+// workerLeaveTimeout bounds a worker's graceful leave after SIGINT/SIGTERM.
+const workerLeaveTimeout = 30 * time.Second
+
+type workerFlags struct {
+	listen     string
+	join       string
+	name       string
+	provider   string
+	remotePort int
+	refresh    time.Duration
+	consul     string
+	etcd       string
+	etcdKey    string
+	config     string
+	verbose    bool
+}
+
+func newWorkerCmd() *cobra.Command {
+	var f workerFlags
+	cmd := &cobra.Command{
+		Use:   "worker --listen HOST:PORT --join HOST:PORT[,HOST:PORT...]",
+		Short: "Run a cluster member that holds sessions and runs distributed work",
+		Long: `Run a member of an engine cluster (Proto.Actor cluster, docs/CLUSTER.md).
+
+Members find each other through a cluster provider. The default,
+automanaged, polls a static list of hosts: --listen is the HTTP health
+endpoint other members poll (it binds exactly HOST:PORT), --join lists
+every member's --listen address (this one may be included), and the
+actor remote, which carries the messages between members, listens on
+HOST:--remote-port (0: a free port, which the health endpoint tells).
+With --provider consul, etcd or k8s, --listen is the actor remote's own
+address, which the provider registers, and --join is not used.
+
+The member holds the named sessions the cluster places on it, opened
+against the servers of --config (an mcpServers file, the same on every
+member). It runs until SIGINT or SIGTERM, then leaves gracefully: its
+sessions move to the other members.`,
+		Example: `  engine worker --listen 10.0.0.1:7700 --join 10.0.0.1:7700,10.0.0.2:7700,10.0.0.3:7700 --config servers.json
+  engine worker --provider consul --consul-address 10.0.0.9:8500 --listen 10.0.0.1:7701 --config servers.json
+  engine worker --provider k8s --listen $(POD_IP):7701 --config /etc/engine/servers.json`,
+		Args: exactArgs(0, "no arguments"),
+		RunE: func(cmd *cobra.Command, _ []string) error { return runWorker(cmd, &f) },
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.listen, "listen", "", "HOST:PORT other members reach this one at (required)")
+	fl.StringVar(&f.join, "join", "", "automanaged: the members' --listen addresses, comma-separated")
+	fl.StringVar(&f.name, "cluster", cluster.DefaultName, "cluster name: members join only members of the same name")
+	fl.StringVar(&f.provider, "provider", cluster.ProviderAutomanaged, "membership provider: automanaged, consul, etcd or k8s")
+	fl.IntVar(&f.remotePort, "remote-port", 0, "automanaged: the actor remote's port (0: a free one)")
+	fl.DurationVar(&f.refresh, "refresh", time.Second, "automanaged: how often members are polled (how soon a dead one is noticed)")
+	fl.StringVar(&f.consul, "consul-address", "", "consul: the agent's HTTP address (default $CONSUL_HTTP_ADDR or 127.0.0.1:8500)")
+	fl.StringVar(&f.etcd, "etcd-endpoints", "", "etcd: client endpoints, comma-separated (default 127.0.0.1:2379)")
+	fl.StringVar(&f.etcdKey, "etcd-base-key", "", "etcd: key prefix of the members (default /protoactor)")
+	fl.StringVar(&f.config, "config", "", "mcpServers JSON file of the servers sessions are opened against")
+	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log protoactor's info lines too")
+	_ = cmd.MarkFlagRequired("listen")
+	return cmd
+}
+
+func (f *workerFlags) clusterConfig(log *slog.Logger) (cluster.Config, error) {
+	cfg := cluster.Config{
+		Name:       f.name,
+		Listen:     f.listen,
+		RemotePort: f.remotePort,
+		Join:       splitList(f.join),
+		Provider: cluster.ProviderConfig{
+			Kind:          f.provider,
+			RefreshTTL:    f.refresh,
+			ConsulAddress: f.consul,
+			EtcdEndpoints: splitList(f.etcd),
+			EtcdBaseKey:   f.etcdKey,
+		},
+		Logger: log,
+	}
+	if f.verbose {
+		lvl := slog.LevelInfo
+		cfg.LibraryLogLevel = &lvl
+	}
+	if f.config != "" {
+		cf, err := mcpengine.LoadConfigFile(f.config)
+		if err != nil {
+			return cfg, usagef("--config: %v", err)
+		}
+		cfg.Servers = cf.Servers
+	}
+	for _, k := range workerKinds {
+		cfg.Kinds = append(cfg.Kinds, k())
+	}
+	return cfg, nil
+}
+
+func runWorker(cmd *cobra.Command, f *workerFlags) error {
+	stderr := cmd.ErrOrStderr()
+	log := workerLogger(stderr)
+	cfg, err := f.clusterConfig(log)
+	if err != nil {
+		return err
+	}
+	m, err := cluster.Start(cmd.Context(), cfg)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "worker: member %s of cluster %q, membership at %s, remote at %s\n",
+		m.ID(), cfg.Name, m.MembershipAddr(), m.Address())
+	<-cmd.Context().Done()
+	fmt.Fprintln(stderr, "worker: leaving the cluster")
+	ctx, cancel := context.WithTimeout(context.Background(), workerLeaveTimeout)
+	defer cancel()
+	return m.Close(ctx)
+}
+
+// workerLogger logs the member's own events (members joined and left,
+// sessions it holds) as text to stderr.
+func workerLogger(w io.Writer) *slog.Logger {
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: slog.LevelInfo}))
+}
+
+// splitList splits a comma-separated flag value, dropping empty items.
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
