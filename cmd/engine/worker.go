@@ -122,10 +122,16 @@ func runWorker(cmd *cobra.Command, f *workerFlags) error {
 	if err != nil {
 		return err
 	}
+	stopLoad, err := startLoadWorker(m, stderr, log)
+	if err != nil {
+		_ = m.Close(context.Background())
+		return err
+	}
 	fmt.Fprintf(stderr, "worker: member %s of cluster %q, membership at %s, remote at %s\n",
 		m.ID(), cfg.Name, m.MembershipAddr(), m.Address())
 	<-cmd.Context().Done()
 	fmt.Fprintln(stderr, "worker: leaving the cluster")
+	stopLoad()
 	ctx, cancel := context.WithTimeout(context.Background(), workerLeaveTimeout)
 	defer cancel()
 	return m.Close(ctx)

@@ -67,6 +67,26 @@ func (m *Membership) update(t *cluster.ClusterTopology) {
 	}
 }
 
+// Seed adds members known from elsewhere (the member list as it stood
+// before the subscription): a topology event sent before WatchMembership
+// is not delivered again.
+func (m *Membership) Seed(addrs []string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	now := slices.Clone(m.members)
+	for _, a := range addrs {
+		if !slices.Contains(now, a) {
+			now = append(now, a)
+		}
+	}
+	slices.Sort(now)
+	if !slices.Equal(now, m.members) {
+		m.members = now
+		close(m.changed)
+		m.changed = make(chan struct{})
+	}
+}
+
 // Members are the addresses of the members that run load workers now.
 func (m *Membership) Members() []string {
 	m.mu.Lock()
