@@ -30,7 +30,7 @@ type servedProcess struct {
 	drained chan struct{} // closed when stderr reached EOF
 	// wrote is signalled (without blocking) after every line of stderr,
 	// for a test waiting for what the process logs.
-	wrote chan struct{}
+	wrote   chan struct{}
 	exited  chan struct{} // closed when Wait returned
 	waitErr error
 }
