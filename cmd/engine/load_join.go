@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -94,6 +95,9 @@ func runLoadJoined(cmd *cobra.Command, f *targetFlags, lf *loadFlags, cfg *loadg
 	})
 	if prog != nil {
 		prog.done()
+	}
+	if errors.Is(err, distributed.ErrSplit) {
+		return &usageError{err}
 	}
 	if err != nil {
 		return err

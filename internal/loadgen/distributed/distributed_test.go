@@ -312,5 +312,7 @@ func TestSplitAddsUp(t *testing.T) {
 	assert.Equal(t, []int{3, 2, 2}, []int{sh[0].sessions, sh[1].sessions, sh[2].sessions})
 
 	_, err = split(&loadgen.Config{Sessions: 2}, 3)
-	assert.Error(t, err)
+	assert.ErrorIs(t, err, ErrSplit)
+	_, err = split(&loadgen.Config{Sessions: 3, Count: 2}, 3)
+	assert.ErrorIs(t, err, ErrSplit)
 }

@@ -1,11 +1,16 @@
 package distributed
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
 	"github.com/mcpengine/mcpengine/internal/loadgen"
 )
+
+// ErrSplit is returned when the load cannot be shared by the members
+// (fewer sessions or calls than members).
+var ErrSplit = errors.New("the load cannot be split")
 
 // share is one member's part of the load.
 type share struct {
@@ -35,10 +40,10 @@ func split(cfg *loadgen.Config, n int) ([]share, error) {
 		total = max(int(math.Ceil(peak)), 1)
 	}
 	if total < n {
-		return nil, fmt.Errorf("%d sessions cannot be shared by %d members: give at least one session per member (-s %d)", total, n, n)
+		return nil, fmt.Errorf("%w: %d sessions for %d members; give at least one session per member (-s %d)", ErrSplit, total, n, n)
 	}
 	if cfg.Count > 0 && cfg.Count < int64(n) {
-		return nil, fmt.Errorf("-n %d calls cannot be shared by %d members: give at least one call per member", cfg.Count, n)
+		return nil, fmt.Errorf("%w: -n %d calls for %d members; give at least one call per member", ErrSplit, cfg.Count, n)
 	}
 	out := make([]share, n)
 	sessions := make([]int64, n)
