@@ -135,7 +135,8 @@ bench-scale:
 	cd benchmarks && MCPENGINE_SCALE_100K=$(SCALE_100K) $(GO) test -run '^$$' -bench 'Scale' -benchtime=20000x -timeout 60m .
 
 # The Go code of the protobuf messages between cluster members
-# (cluster/clusterpb), checked in; CI does not regenerate it. The plugin
+# (cluster/clusterpb; the distributed load test's in
+# internal/loadgen/distributed/loadpb), checked in; CI does not regenerate it. The plugin
 # is pinned to the google.golang.org/protobuf version in go.mod and
 # installed into bin/tools; protoc itself comes from the system.
 PROTOC_GEN_GO_VERSION = $(shell $(GO) list -m -f '{{.Version}}' google.golang.org/protobuf)
@@ -144,4 +145,5 @@ proto:
 	@command -v protoc >/dev/null || { echo "protoc not found: apt-get install protobuf-compiler (or https://github.com/protocolbuffers/protobuf/releases)"; exit 1; }
 	GOBIN=$(CURDIR)/bin/tools $(GO) install google.golang.org/protobuf/cmd/protoc-gen-go@$(PROTOC_GEN_GO_VERSION)
 	protoc --plugin=protoc-gen-go=$(CURDIR)/bin/tools/protoc-gen-go \
-		--go_out=. --go_opt=paths=source_relative cluster/clusterpb/session.proto
+		--go_out=. --go_opt=paths=source_relative cluster/clusterpb/session.proto \
+		internal/loadgen/distributed/loadpb/load.proto

@@ -20,6 +20,7 @@ import (
 const (
 	exitLoadFailedCalls = 1   // calls failed (and no threshold judges errors), or the run could not be made
 	exitThreshold       = 3   // a --threshold was crossed; compare: a regression beyond the tolerance
+	exitPartial         = 4   // distributed run: a member was lost (no threshold crossed)
 	exitInterrupted     = 130 // SIGINT/SIGTERM
 )
 
@@ -53,6 +54,8 @@ type loadFlags struct {
 	interval   time.Duration
 	quiet      bool
 	prometheus string
+	join       string
+	listen     string
 }
 
 func newLoadCmd() *cobra.Command {
@@ -60,6 +63,15 @@ func newLoadCmd() *cobra.Command {
 		f  targetFlags
 		lf loadFlags
 	)
+	cmd := loadCommand(&f, &lf)
+	cmd.AddCommand(newLoadCompareCmd())
+	return cmd
+}
+
+// loadCommand is engine load with its flags bound to f and lf: the
+// command line, and a distributed run's member parsing the coordinator's
+// flags (loadMemberConfig).
+func loadCommand(f *targetFlags, lf *loadFlags) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "load",
 		Short: "Load-test a server: many sessions, concurrent calls, latency report",
@@ -108,7 +120,15 @@ json, csv, html (one self-contained offline file with charts) or prom
 Thresholds (--threshold 'p99<200ms', repeatable) judge the run; a
 misspelled one is a usage error. Exit status: 0 passed; 1 calls failed (when
 no threshold judges errors) or the run could not be made; 2 usage error;
-3 a threshold was crossed; 130 interrupted.`,
+3 a threshold was crossed; 4 a distributed run lost a member (partial,
+thresholds passed); 130 interrupted.
+
+--join HOST:PORT[,...] runs the load on the engine worker members of a
+cluster instead of here: this process coordinates, every member runs its
+share (sessions, rate and counts split evenly) from one agreed start, and
+the report merges their histograms, with a table per member. A member
+lost during the run keeps its calls so far and makes the run partial.
+See docs/LOAD-CLUSTER.md.`,
 		Example: `  engine load
   engine load -s 8 -c 16 -z 30s
   engine load -r 500 -z 10s --threshold 'p99<50ms' --threshold 'error_rate<1%'
@@ -121,7 +141,7 @@ no threshold judges errors) or the run could not be made; 2 usage error;
   engine load -n 10000 -O json=base.json && engine load compare base.json new.json
   engine load --stdio "npx -y @modelcontextprotocol/server-everything" --call echo --args '{"message":"hi"}'`,
 		Args: exactArgs(0, "no arguments (see also: engine load compare)"),
-		RunE: func(cmd *cobra.Command, _ []string) error { return runLoad(cmd, &f, &lf) },
+		RunE: func(cmd *cobra.Command, _ []string) error { return runLoad(cmd, f, lf) },
 	}
 	f.register(cmd.Flags())
 	fl := cmd.Flags()
@@ -151,21 +171,20 @@ no threshold judges errors) or the run could not be made; 2 usage error;
 	fl.DurationVar(&lf.interval, "interval", time.Second, "timeline and progress interval")
 	fl.BoolVarP(&lf.quiet, "quiet", "q", false, "no progress output on stderr")
 	fl.StringVar(&lf.prometheus, "prometheus", "", "serve the engine's metrics (mcp.client.*, sessions, reconnects) at ADDR/metrics during the run, e.g. 127.0.0.1:9464 (loopback only)")
-	cmd.AddCommand(newLoadCompareCmd())
+	fl.StringVar(&lf.join, "join", "", "run as the coordinator of a distributed load test: join the cluster at HOST:PORT[,HOST:PORT...] and share the load among its engine worker members (docs/LOAD-CLUSTER.md)")
+	fl.StringVar(&lf.listen, "listen", "127.0.0.1:0", "with --join: HOST:PORT this coordinator is reached at; every member must reach HOST (they send their reports to it)")
 	return cmd
 }
 
 // runLoad checks the flags, runs the load and writes the reports.
 func runLoad(cmd *cobra.Command, f *targetFlags, lf *loadFlags) error {
-	cfg, outs, checks, err := lf.config(cmd, f)
+	cfg, outs, checks, sc, err := buildLoad(cmd, f, lf)
 	if err != nil {
 		return err
 	}
-	sc, label, err := f.target()
-	if err != nil {
-		return err
+	if lf.join != "" {
+		return runLoadJoined(cmd, f, lf, cfg, outs, checks)
 	}
-	cfg.Label = label
 	// Telemetry (--otel) starts before the engine and flushes after Run
 	// closed it, so the last spans get out.
 	stopTel, err := f.startTelemetry(cmd, lf.prometheus)
@@ -174,13 +193,11 @@ func runLoad(cmd *cobra.Command, f *targetFlags, lf *loadFlags) error {
 	}
 	defer stopTel()
 	cfg.Engine = f.engineConfig(cmd.ErrOrStderr())
-	cfg.Timeout, cfg.ConnectTimeout = f.timeout, f.connectTimeout
-	cfg.Target = func(int) mcpengine.SessionConfig { return mcpengine.SessionConfig{Server: sc} }
 
 	stderr := cmd.ErrOrStderr()
 	textToStdout := outs.textOnStdout()
 	if !lf.quiet && textToStdout {
-		fmt.Fprintf(stderr, "load: %s against %s, %s ...\n", describeLoad(cfg), label, runLimit(cfg))
+		fmt.Fprintf(stderr, "load: %s against %s, %s ...\n", describeLoad(cfg), cfg.Label, runLimit(cfg))
 	}
 	var prog *progressPrinter
 	if !lf.quiet {
@@ -191,6 +208,33 @@ func runLoad(cmd *cobra.Command, f *targetFlags, lf *loadFlags) error {
 	if prog != nil {
 		prog.done()
 	}
+	if err := runError(cmd, f, sc, err); err != nil {
+		return err
+	}
+	return finishLoad(cmd, res, outs, checks)
+}
+
+// buildLoad turns the flags into the run's configuration, its outputs,
+// its thresholds and its server. The engine's configuration is left to
+// the caller: it depends on telemetry started after.
+func buildLoad(cmd *cobra.Command, f *targetFlags, lf *loadFlags) (*loadgen.Config, outputs, []*loadgen.Threshold, mcpengine.ServerConfig, error) {
+	cfg, outs, checks, err := lf.config(cmd, f)
+	if err != nil {
+		return nil, nil, nil, mcpengine.ServerConfig{}, err
+	}
+	sc, label, err := f.target()
+	if err != nil {
+		return nil, nil, nil, sc, err
+	}
+	cfg.Label = label
+	cfg.Timeout, cfg.ConnectTimeout = f.timeout, f.connectTimeout
+	cfg.Target = func(int) mcpengine.SessionConfig { return mcpengine.SessionConfig{Server: sc} }
+	return cfg, outs, checks, sc, nil
+}
+
+// runError is what a run that could not be made returns: a usage error
+// for a template, flow or preflight problem, else the connect failure.
+func runError(cmd *cobra.Command, f *targetFlags, sc mcpengine.ServerConfig, err error) error {
 	var (
 		te *loadgen.TemplateError
 		pe *loadgen.PreflightError
@@ -206,6 +250,12 @@ func runLoad(cmd *cobra.Command, f *targetFlags, lf *loadFlags) error {
 	case err != nil:
 		return f.connectFailure(cmd, err, sc)
 	}
+	return nil
+}
+
+// finishLoad judges the thresholds, writes the reports and returns the
+// exit status.
+func finishLoad(cmd *cobra.Command, res *loadgen.Result, outs outputs, checks []*loadgen.Threshold) error {
 	res.Command, res.Version = commandLine(cmd, nil), version()
 	for _, t := range checks {
 		res.Thresholds = append(res.Thresholds, t.Check(res))
@@ -385,8 +435,8 @@ func (lf *loadFlags) workload(changed func(string) bool) (*loadgen.Workload, err
 }
 
 // loadStatus is the exit status of a finished run: 130 if interrupted, 3
-// if a threshold was crossed, 1 if calls failed and no threshold judged
-// errors.
+// if a threshold was crossed, 4 if a distributed run lost a member, 1 if
+// calls failed and no threshold judged errors.
 func loadStatus(r *loadgen.Result, checks []*loadgen.Threshold) error {
 	if r.Interrupted {
 		return &exitError{code: exitInterrupted, msg: "interrupted"}
@@ -404,6 +454,10 @@ func loadStatus(r *loadgen.Result, checks []*loadgen.Threshold) error {
 	}
 	if len(crossed) > 0 {
 		return &exitError{code: exitThreshold, msg: "threshold crossed: " + strings.Join(crossed, "; ")}
+	}
+	if p := report.PartialLine(r); p != "" {
+		// Passing thresholds judged a part of the load: not a pass.
+		return &exitError{code: exitPartial, msg: "partial run: " + p}
 	}
 	if r.Failed > 0 && !judgesErrors {
 		return &exitError{code: exitLoadFailedCalls, msg: fmt.Sprintf("%d of %d calls failed", r.Failed, r.Calls)}

@@ -61,6 +61,7 @@ type result struct {
 	stdout, stderr string
 	code           int
 	took           time.Duration
+	cpu            time.Duration // user + system (runEngine only)
 }
 
 // engine runs the binary with args (and stdin, if given) and returns its

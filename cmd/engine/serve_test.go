@@ -28,13 +28,16 @@ type servedProcess struct {
 	mu      sync.Mutex
 	stderr  strings.Builder
 	drained chan struct{} // closed when stderr reached EOF
+	// wrote is signalled (without blocking) after every line of stderr,
+	// for a test waiting for what the process logs.
+	wrote   chan struct{}
 	exited  chan struct{} // closed when Wait returned
 	waitErr error
 }
 
 // startServe starts engine serve with args and waits for the line that
 // names its URL. Cleanup kills it if it is still running.
-func startServe(t *testing.T, transport string, args ...string) *servedProcess {
+func startServe(t testing.TB, transport string, args ...string) *servedProcess {
 	t.Helper()
 	prefix := "serving MCP over " + transport + " at "
 	return startListening(t, nil, func(line string) (string, bool) { return strings.CutPrefix(line, prefix) },
@@ -44,7 +47,7 @@ func startServe(t *testing.T, transport string, args ...string) *servedProcess {
 // startListening starts the engine binary with args (env added to the
 // test's environment) and waits until urlIn finds the URL it listens on in
 // a line of its stderr. Cleanup kills it if it is still running.
-func startListening(t *testing.T, env []string, urlIn func(line string) (string, bool), args ...string) *servedProcess {
+func startListening(t testing.TB, env []string, urlIn func(line string) (string, bool), args ...string) *servedProcess {
 	t.Helper()
 	cmd := exec.Command(engineBin, args...)
 	if env != nil {
@@ -53,7 +56,7 @@ func startListening(t *testing.T, env []string, urlIn func(line string) (string,
 	stderr, err := cmd.StderrPipe()
 	require.NoError(t, err)
 	require.NoError(t, cmd.Start())
-	p := &servedProcess{cmd: cmd, drained: make(chan struct{}), exited: make(chan struct{})}
+	p := &servedProcess{cmd: cmd, drained: make(chan struct{}), exited: make(chan struct{}), wrote: make(chan struct{}, 1)}
 	found := make(chan string, 1)
 	// Owner: the test. Exits at stderr's EOF, when the process exits
 	// (cleanup kills it at the latest).
@@ -65,6 +68,10 @@ func startListening(t *testing.T, env []string, urlIn func(line string) (string,
 			p.mu.Lock()
 			p.stderr.WriteString(line + "\n")
 			p.mu.Unlock()
+			select {
+			case p.wrote <- struct{}{}:
+			default:
+			}
 			if url, ok := urlIn(line); ok {
 				select {
 				case found <- url:

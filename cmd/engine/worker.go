@@ -141,6 +141,11 @@ func runWorker(cmd *cobra.Command, f *workerFlags) error {
 		}
 		return err
 	}
+	stopLoad, err := startLoadWorker(m, stderr, log)
+	if err != nil {
+		_ = m.Close(context.Background())
+		return err
+	}
 	fmt.Fprintf(stderr, "worker: member %s of cluster %q, membership at %s, remote at %s\n",
 		m.ID(), cfg.Name, m.MembershipAddr(), m.Address())
 	var srv *httpserve.Server
@@ -150,6 +155,7 @@ func runWorker(cmd *cobra.Command, f *workerFlags) error {
 	}
 	<-cmd.Context().Done()
 	fmt.Fprintln(stderr, "worker: leaving the cluster")
+	stopLoad()
 	ctx, cancel := context.WithTimeout(context.Background(), workerLeaveTimeout)
 	defer cancel()
 	if srv != nil {

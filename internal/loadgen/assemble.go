@@ -116,6 +116,9 @@ func (r *runner) result(smp *sampler) *Result {
 			mr.CallsPerSecond = float64(mr.Calls) / res.Seconds
 		}
 		mr.RPCCodes = codeMap(mcodes)
+		if cfg.MethodHistograms {
+			mr.HDR = &HDRDump{Latency: encodeHDR(lat), Service: encodeHDR(svc)}
+		}
 		if len(mfirst) > 0 {
 			mr.FirstErrors = mfirst
 		}
@@ -208,6 +211,9 @@ func (r *runner) result(smp *sampler) *Result {
 
 	if r.open {
 		res.Schedule = r.schedule(lag)
+		if cfg.MethodHistograms {
+			res.HDR.SendLag = encodeHDR(lag)
+		}
 	}
 	res.Processes = smp.processStats(r.since(time.Now()))
 	res.Client = smp.clientStats(r.since(time.Now()))

@@ -1,6 +1,7 @@
 package loadgen
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -111,6 +112,18 @@ type Config struct {
 	// Progress, if set, is called once per Interval with the run so far,
 	// from the run's sampling goroutine (it must not block for long).
 	Progress func(Progress)
+	// Ready, if set, is called once the sessions are connected and the
+	// checks passed; it returns the wall-clock instant the run's clock
+	// starts, and the run waits for it. Generators given one instant begin
+	// together (a distributed run's members); each converts it once to its
+	// own monotonic clock, so a wall clock stepped during the run moves
+	// nothing. An error ends the run before it starts.
+	Ready func(ctx context.Context) (time.Time, error)
+	// MethodHistograms keeps each request kind's histograms in
+	// MethodResult.HDR and the send lag's in HDR.SendLag, for a caller
+	// that merges Results (a distributed run's coordinator).
+	MethodHistograms bool
+
 	// MaxTimelinePoints bounds the timeline (default 1200): when full,
 	// neighbouring points are merged and the interval doubles, so memory
 	// stays flat however long the run.

@@ -105,6 +105,13 @@ type Result struct {
 	// the command line).
 	Thresholds []ThresholdResult `json:"thresholds,omitempty"`
 
+	// Members are a distributed run's members, each with its share and
+	// figures (empty on one host). Partial is set when a member was lost
+	// during the run: its calls up to its last report count, the rest of
+	// its share was never made.
+	Members []MemberResult `json:"members,omitempty"`
+	Partial bool           `json:"partial,omitempty"`
+
 	// Interrupted is set when the caller's context ended the run early;
 	// calls cut short by it are not counted.
 	Interrupted bool `json:"interrupted,omitempty"`
@@ -139,6 +146,8 @@ type Warmup struct {
 type HDRDump struct {
 	Latency string `json:"latency,omitempty"`
 	Service string `json:"service,omitempty"`
+	// SendLag is kept only with Config.MethodHistograms.
+	SendLag string `json:"send_lag,omitempty"`
 }
 
 // Schedule is the open model's account: how many calls were scheduled in
@@ -215,6 +224,8 @@ type MethodResult struct {
 	FirstErrors    map[string]string `json:"first_errors,omitempty"`
 	Latency        Latency           `json:"latency_us"`
 	Service        Latency           `json:"service_us"`
+	// HDR holds the kind's histograms with Config.MethodHistograms.
+	HDR *HDRDump `json:"hdr,omitempty"`
 }
 
 // SessionResult is one session's figures (a session index: in churn mode
@@ -256,6 +267,10 @@ type Progress struct {
 	ErrorClasses ErrorCounts
 	// Last is the interval just ended.
 	Last Point
+	// Latency and Service are the interval's histograms (microseconds;
+	// Latency is nil in the closed model, where it equals Service). They
+	// are reused: valid only during the call, copy or encode them there.
+	Latency, Service *hdrhistogram.Histogram
 }
 
 func jsonMarshal(v any) ([]byte, error)   { return json.Marshal(v) }

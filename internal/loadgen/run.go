@@ -47,6 +47,9 @@ type runner struct {
 	aborted atomic.Pointer[string]
 
 	start time.Time
+	// startAt is Config.Ready's instant on this process's monotonic clock (zero:
+	// the run starts when the sessions are ready).
+	startAt time.Time
 	// measureAt is when the measurement began, in ns since start (-1
 	// during the closed model's warm-up).
 	measureAt   atomic.Int64
@@ -151,6 +154,19 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	}
 	if err := r.dryRun(); err != nil {
 		return nil, err
+	}
+	if cfg.Ready != nil {
+		at, err := cfg.Ready(ctx)
+		if err != nil {
+			return nil, err
+		}
+		// time.Until reads the wall clock once; time.Now() carries the
+		// monotonic reading the whole run is scheduled on.
+		start := time.Now().Add(time.Until(at))
+		if !r.waitStart(start) {
+			return nil, ctx.Err()
+		}
+		r.startAt = start
 	}
 	res := r.run()
 	res.Connect.Total = connectTotal
@@ -500,9 +516,28 @@ func (r *runner) steer() {
 	}
 }
 
+// waitStart waits until start (monotonic); false if ctx ended first.
+func (r *runner) waitStart(start time.Time) bool {
+	d := time.Until(start)
+	if d <= 0 {
+		return true
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-r.ctx.Done():
+		return false
+	}
+}
+
 // run drives the calls and returns the result.
 func (r *runner) run() *Result {
-	r.start = time.Now()
+	r.start = r.startAt
+	if r.start.IsZero() {
+		r.start = time.Now()
+	}
 	stopWatch := context.AfterFunc(r.ctx, func() { r.stop(stopCtx) })
 	defer stopWatch()
 	switch {

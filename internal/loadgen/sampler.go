@@ -124,6 +124,7 @@ func (s *sampler) tick(now time.Time) {
 			Calls:   s.calls, Errors: s.errors, Count: r.cfg.Count,
 			ErrorClasses: errorCounts(&s.classes),
 			Last:         p,
+			Latency:      s.iv.latency, Service: s.iv.service,
 		}
 		if r.prof.end != forever {
 			pr.Planned = r.prof.end

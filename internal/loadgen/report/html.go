@@ -60,6 +60,7 @@ code{background:#f3f4f8;padding:1px 4px;border-radius:3px}
 <div class="card"><span>max</span><b>{{dur .R.Latency.Max}}</b></div>
 </div>
 {{range .R.Warnings}}<div class="warn">{{.}}</div>{{end}}
+{{with .Partial}}<div class="warn">Partial run: {{.}}.</div>{{end}}
 {{if .R.Interrupted}}<div class="warn">The run was interrupted; calls cut short are not counted.</div>{{end}}
 {{with .R.Aborted}}<div class="warn">Aborted: {{.}}; the figures are those of the run until then.</div>{{end}}
 {{if .R.Thresholds}}<h2>Thresholds</h2><table>{{range .R.Thresholds}}<tr><td class="{{if .Pass}}pass{{else}}fail{{end}}">{{if .Pass}}pass{{else}}FAIL{{end}}</td><td style="text-align:left">{{thr .}}</td></tr>{{end}}</table>{{end}}
@@ -94,6 +95,11 @@ code{background:#f3f4f8;padding:1px 4px;border-radius:3px}
 {{range .Steps}}<tr><td>{{.Name}}</td><td>{{.Calls}}</td><td>{{.Failed}}</td><td>{{.Errors.Check}}</td><td>{{dur .Latency.P50}}</td><td>{{dur .Latency.P95}}</td><td>{{dur .Latency.P99}}</td><td>{{dur .Latency.Max}}</td></tr>{{end}}
 </table>
 {{range $k, $v := .FirstErrors}}<p class="note">First {{$k}} failure: {{$v}}</p>{{end}}{{end}}
+{{if .R.Members}}<h2>Members</h2>
+<p class="note">Each member ran its share on its own clock from one agreed start; the run's percentiles merge the members' histograms.</p>
+<table><tr><th>member</th><th>status</th><th>sessions</th><th>calls</th><th>failed</th><th>calls/s</th><th>p50</th><th>p99</th><th>max</th><th>CPU s</th></tr>
+{{range .R.Members}}<tr><td>{{.Address}}</td><td>{{.Status}}</td><td>{{.Sessions}}</td><td>{{.Calls}}</td><td>{{.Failed}}</td><td>{{f1 .CallsPerSecond}}</td><td>{{dur .Latency.P50}}</td><td>{{dur .Latency.P99}}</td><td>{{dur .Latency.Max}}</td><td>{{f1 .ClientCPUSeconds}}</td></tr>{{end}}
+</table>{{end}}
 {{with .R.Schedule}}<h2>Schedule (open model)</h2>
 <table><tr><th>due</th><th>sent</th><th>sent/s</th><th>late (&gt; {{us .LateAfterUS}})</th><th>never sent</th><th>send lag p99</th><th>send lag max</th></tr>
 <tr><td>{{.Intended}}</td><td>{{.Sent}}</td><td>{{f1 .SentPerSec}}</td><td>{{.Late}}</td><td>{{.Unsent}}</td><td>{{dur .SendLag.P99}}</td><td>{{dur .SendLag.Max}}</td></tr></table>{{end}}
@@ -119,7 +125,7 @@ type classRow struct {
 func HTML(w io.Writer, r *loadgen.Result) error {
 	open := r.Model == string(loadgen.Open)
 	data := map[string]any{
-		"R": r, "Open": open, "Load": loadLine(r), "Protocol": ProtocolLine(r), "HeapMax": int64(r.Client.HeapBytesMax),
+		"R": r, "Open": open, "Load": loadLine(r), "Protocol": ProtocolLine(r), "Partial": PartialLine(r), "HeapMax": int64(r.Client.HeapBytesMax),
 	}
 	var classes []classRow
 	for _, e := range ErrorClasses {

@@ -97,6 +97,7 @@ func Text(w io.Writer, r *loadgen.Result) error {
 		tw.Flush()
 	}
 	printFlows(w, r)
+	printMembers(w, r)
 	if len(r.PerSession) > 1 && r.Calls > 0 {
 		printSessionSpread(w, r)
 	}
@@ -127,6 +128,10 @@ func Text(w io.Writer, r *loadgen.Result) error {
 		for _, s := range r.Warnings {
 			fmt.Fprintf(w, "Warning:     %s\n", s)
 		}
+	}
+	if p := PartialLine(r); p != "" {
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "Partial:     %s.\n", p)
 	}
 	if r.Interrupted {
 		fmt.Fprintln(w)
