@@ -20,16 +20,17 @@ import (
 // and result, so that a handler never learns it ran as one.
 //
 // One per session. Its methods run on the handler goroutines the session
-// starts for each server request, concurrently: mu guards tasks.
+// starts for each server request, concurrently: mu guards the rest.
 type servedTasks struct {
 	ctx    context.Context // ends at close: every running handler is cancelled
 	cancel context.CancelFunc
-	run    sync.WaitGroup // the task goroutines
 
-	mu     sync.Mutex
-	tasks  map[string]*servedTask
-	order  []string // creation order, for tasks/list
-	closed bool
+	mu      sync.Mutex
+	tasks   map[string]*servedTask
+	order   []string      // creation order, for tasks/list
+	running int           // task goroutines not yet returned
+	idle    chan struct{} // closed when running drops to 0 while close waits
+	closed  bool
 }
 
 // servedTask is one task; its fields are guarded by servedTasks.mu, except
@@ -102,11 +103,10 @@ func (st *servedTasks) start(meta *messages.TaskMetadata, fn func(context.Contex
 	}
 	st.tasks[t.task.TaskID] = t
 	st.order = append(st.order, t.task.TaskID)
-	st.run.Add(1)
+	st.running++
 	snapshot := t.task
 	st.mu.Unlock()
-	go func() { // Owner: st. Exits when fn returns; close cancels ctx and waits.
-		defer st.run.Done()
+	go func() { // Owner: st. Exits when fn returns; close cancels ctx and waits (within its ctx).
 		defer cancel()
 		res, err := fn(ctx)
 		st.finish(t, res, err)
@@ -118,6 +118,10 @@ func (st *servedTasks) start(meta *messages.TaskMetadata, fn func(context.Contex
 func (st *servedTasks) finish(t *servedTask, res any, err error) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	if st.running--; st.running == 0 && st.idle != nil {
+		close(st.idle)
+		st.idle = nil
+	}
 	if t.task.Status.Terminal() {
 		return
 	}
@@ -223,13 +227,27 @@ func (st *servedTasks) cancelTask(_ context.Context, params messages.RawMessage)
 	return &task, nil
 }
 
-// close cancels every running task and waits for their handlers.
-func (st *servedTasks) close() {
+// close cancels every running task and waits, within ctx, for their
+// handlers to return.
+func (st *servedTasks) close(ctx context.Context) error {
 	st.mu.Lock()
 	st.closed = true
-	st.mu.Unlock()
 	st.cancel()
-	st.run.Wait()
+	if st.running == 0 {
+		st.mu.Unlock()
+		return nil
+	}
+	if st.idle == nil { // a second Close waits on the same channel
+		st.idle = make(chan struct{})
+	}
+	idle := st.idle
+	st.mu.Unlock()
+	select {
+	case <-idle:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
 }
 
 func taskTime(t time.Time) string { return t.UTC().Format(time.RFC3339Nano) }

@@ -79,7 +79,7 @@ func TestServedTasksAnswerTheServersTaskRequests(t *testing.T) {
 	// waited for (goleak checks nothing is left).
 	_, err = h(ctx, messages.RawMessage(`{"block":true,"task":{}}`))
 	require.NoError(t, err)
-	st.close()
+	require.NoError(t, st.close(ctx))
 	_, err = h(ctx, messages.RawMessage(`{"task":{}}`))
 	assert.Error(t, err, "no task starts once closed")
 }

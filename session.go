@@ -130,7 +130,9 @@ func (s *Session) SetRoots(roots []messages.Root) { s.h.SetRoots(roots) }
 // then SIGKILL), all within ctx.
 func (s *Session) Close(ctx context.Context) error {
 	err := publicError(s.h.Close(ctx))
-	s.served.close()
+	if serr := s.served.close(ctx); err == nil {
+		err = serr
+	}
 	s.engine.forget(s.name, s, err != nil)
 	return err
 }
