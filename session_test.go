@@ -390,9 +390,13 @@ func TestCallsMadeBeforeReadyWaitOrFailFast(t *testing.T) {
 	assert.ErrorIs(t, err, mcpengine.ErrNotReady)
 	assert.True(t, mcpengine.SafeToRetry(err))
 
-	done := make(chan error, 1)
+	done := make(chan error, 2)
 	go func() { done <- list(testCtx(t, 10*time.Second)) }()
+	// A Ping waits for the era before it picks its request (2026-07-28
+	// has no ping: server/discover stands in).
+	go func() { done <- s.Ping(testCtx(t, 10*time.Second)) }()
 	close(gate)
+	require.NoError(t, <-done, "a queued call goes out once ready")
 	require.NoError(t, <-done, "a queued call goes out once ready")
 	assert.Equal(t, messages.Version20260728, s.ProtocolVersion())
 
