@@ -32,7 +32,9 @@ func serveCanned(era string) {
 	}
 	call := `{"content":[{"type":"text","text":"hello"}]}`
 	if era == "modern" {
-		call = `{"resultType":"complete","content":[{"type":"text","text":"hello"}]}`
+		// As the official Go SDK server answers in 2026-07-28: its
+		// identity in every result's _meta.
+		call = `{"resultType":"complete","content":[{"type":"text","text":"hello"}],"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"canned","version":"1"}}}`
 	}
 	for {
 		line, err := in.ReadSlice('\n')

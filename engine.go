@@ -202,7 +202,8 @@ func (e *Engine) Open(ctx context.Context, sc SessionConfig) (*Session, error) {
 			return nil, err
 		}
 	}
-	ac := e.actorConfig(sc, dialer)
+	served := newServedTasks()
+	ac := e.actorConfig(sc, dialer, served)
 	e.mu.Lock()
 	if e.closed {
 		e.mu.Unlock()
@@ -212,7 +213,7 @@ func (e *Engine) Open(ctx context.Context, sc SessionConfig) (*Session, error) {
 		e.mu.Unlock()
 		return nil, ErrDuplicateName
 	}
-	s := &Session{name: sc.Name, engine: e, peer: ac.Peer}
+	s := &Session{name: sc.Name, engine: e, peer: ac.Peer, served: served}
 	s.results = sessionResults{serverKey: sc.serverKey(), off: e.cfg.NoResultCache}
 	if s.results.serverKey != "" {
 		s.results.public = &e.results
@@ -264,7 +265,7 @@ func (e *Engine) Connect(ctx context.Context, sc SessionConfig) (*Session, error
 	return s, nil
 }
 
-func (e *Engine) actorConfig(sc SessionConfig, dialer transport.Dialer) actors.SessionConfig {
+func (e *Engine) actorConfig(sc SessionConfig, dialer transport.Dialer, served *servedTasks) actors.SessionConfig {
 	c := e.cfg
 	ac := actors.SessionConfig{
 		Name:   sc.Name,
@@ -301,15 +302,20 @@ func (e *Engine) actorConfig(sc SessionConfig, dialer transport.Dialer) actors.S
 		elicitation = sc.Elicitation
 	}
 	if sampling != nil {
-		ac.Sampling = sampling.raw()
+		ac.Sampling = served.augment(sampling.raw())
 	}
 	urlElicitation := c.URLElicitation
 	if sc.URLElicitation != nil {
 		urlElicitation = sc.URLElicitation
 	}
 	if elicitation != nil || urlElicitation != nil {
-		ac.Elicitation = elicitationRaw(elicitation, urlElicitation)
+		ac.Elicitation = served.augment(elicitationRaw(elicitation, urlElicitation))
 		ac.ElicitationModes = actors.ElicitationModes{Form: elicitation != nil, URL: urlElicitation != nil}
+	}
+	// The handshake era's task-augmented sampling and elicitation
+	// (2025-11-25), declared when there is a handler to run them.
+	if ac.Tasks = servedTasksCapability(sampling != nil, ac.Elicitation != nil); ac.Tasks != nil {
+		ac.TaskHandlers = served.handlers()
 	}
 	roots := c.RootsHandler
 	if sc.RootsHandler != nil {

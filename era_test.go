@@ -97,11 +97,11 @@ func TestEraNegotiationAgainstEachServerMode(t *testing.T) {
 		wantVersion string
 		wantEra     string
 	}{
-		{"both eras", []string{"--era", "both"}, demoserver.Options{Versions: messages.KnownVersions},
+		{"both eras (the default)", nil, demoserver.Options{},
 			messages.Version20260728, mcpengine.EraModern},
 		{"modern only", []string{"--era", "modern"}, demoserver.Options{Versions: messages.ModernVersions},
 			messages.Version20260728, mcpengine.EraModern},
-		{"legacy only", nil, demoserver.Options{},
+		{"legacy only", []string{"--era", "legacy"}, demoserver.Options{Versions: messages.LegacyVersions},
 			messages.Version20251125, mcpengine.EraLegacy},
 		{"initialize refused with -32022 naming an older version", []string{"--versions", "2025-06-18", "--refuse-initialize"},
 			demoserver.Options{Versions: []string{messages.Version20250618}, RefuseInitialize: true},
@@ -269,7 +269,7 @@ func TestPinnedVersionsAreCheckedBeforeAnyTraffic(t *testing.T) {
 // never falls back to initialize.
 func TestPinnedModernAgainstALegacyServerFailsPermanently(t *testing.T) {
 	e := newEngine(t, mcpengine.Config{ProtocolVersion: messages.Version20260728})
-	_, err := e.Connect(testCtx(t, 30*time.Second), mcpengine.SessionConfig{Name: "legacy", Server: engineServe()})
+	_, err := e.Connect(testCtx(t, 30*time.Second), mcpengine.SessionConfig{Name: "legacy", Server: engineServe("--era", "legacy")})
 	var nm *mcpengine.NotModernError
 	require.ErrorAs(t, err, &nm)
 	assert.ErrorIs(t, err, messages.ErrMethodNotFound, "the server's answer is kept")
@@ -282,7 +282,7 @@ func TestPinnedModernAgainstALegacyServerFailsPermanently(t *testing.T) {
 // straight to the version it named.
 func TestEraCacheSkipsTheProbeForLaterSessions(t *testing.T) {
 	t.Run("http, counted by the server", func(t *testing.T) {
-		url, p := countingDemoHTTP(t, demoserver.Options{})
+		url, p := countingDemoHTTP(t, demoserver.Options{Versions: messages.LegacyVersions})
 		e := newEngine(t, mcpengine.Config{})
 		server := mcpengine.ServerConfig{URL: url, Type: "streamable-http"}
 		for i, name := range []string{"first", "second", "third"} {
@@ -498,7 +498,7 @@ func TestReconnectsStartWhereTheLastHandshakeEnded(t *testing.T) {
 		flags   []string
 		version string
 	}{
-		{"legacy: the probe is skipped", nil, messages.Version20251125},
+		{"legacy: the probe is skipped", []string{"--era", "legacy"}, messages.Version20251125},
 		{"modern: re-discovered", []string{"--era", "modern"}, messages.Version20260728},
 	} {
 		t.Run(c.name, func(t *testing.T) {

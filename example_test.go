@@ -38,7 +38,7 @@ func ExampleEngine_Connect() {
 	}
 	fmt.Println(res.Content[0].Text)
 	// Output:
-	// demoserver 2025-11-25
+	// demoserver 2026-07-28
 	// hello
 }
 

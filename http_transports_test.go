@@ -132,19 +132,25 @@ func serveHTTPSubprocess(t *testing.T, kind string, extra ...string) string {
 	}
 }
 
+// TestEveryFeatureOverHTTPToARealSubprocess tours every feature over each
+// HTTP transport, against the demo server's default (both eras: the
+// engine settles on 2026-07-28) and against it pinned to the handshake era.
 func TestEveryFeatureOverHTTPToARealSubprocess(t *testing.T) {
-	for _, kind := range []string{"http", "sse", "ws"} {
-		t.Run(kind, func(t *testing.T) {
-			url := serveHTTPSubprocess(t, kind)
-			e := tourEngine(t)
-			sc := mcpengine.ServerConfig{URL: url}
-			if kind == "sse" {
-				sc.Type = "sse"
-			}
-			s, err := e.Connect(testCtx(t, 20*time.Second), mcpengine.SessionConfig{Name: kind, Server: sc})
-			require.NoError(t, err)
-			exerciseEverything(t, s, s.ProtocolVersion())
-		})
+	for _, era := range []struct{ name, want string }{{"both", messages.Version20260728}, {"legacy", messages.Version20251125}} {
+		for _, kind := range []string{"http", "sse", "ws"} {
+			t.Run(era.name+"/"+kind, func(t *testing.T) {
+				url := serveHTTPSubprocess(t, kind, "--era", era.name)
+				e := tourEngine(t)
+				sc := mcpengine.ServerConfig{URL: url}
+				if kind == "sse" {
+					sc.Type = "sse"
+				}
+				s, err := e.Connect(testCtx(t, 20*time.Second), mcpengine.SessionConfig{Name: kind, Server: sc})
+				require.NoError(t, err)
+				require.Equal(t, era.want, s.ProtocolVersion())
+				exerciseEverything(t, s, s.ProtocolVersion())
+			})
+		}
 	}
 }
 
@@ -187,7 +193,8 @@ func TestDroppedAnswerStreamsAreResumedWithoutLossOrDuplication(t *testing.T) {
 }
 
 func TestExpiredHTTPSessionIsReinitialized(t *testing.T) {
-	srv, hs := demoHTTP(t, demoserver.Options{}, demoserver.HTTPOptions{ExpireAfter: 5})
+	// Sessions, and their expiry, are of the handshake era.
+	srv, hs := demoHTTP(t, demoserver.Options{Versions: messages.LegacyVersions}, demoserver.HTTPOptions{ExpireAfter: 5})
 	e := newEngine(t, mcpengine.Config{})
 	ctx := testCtx(t, 30*time.Second)
 	s, err := e.Connect(ctx, mcpengine.SessionConfig{Name: "expiry", Server: mcpengine.ServerConfig{URL: hs.StreamableURL()}})

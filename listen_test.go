@@ -430,7 +430,7 @@ func TestARefusedListenIsFailedNotRetried(t *testing.T) {
 // subscription, a legacy session uses resources/subscribe (and its GET
 // stream over HTTP), never subscriptions/listen.
 func TestTheHandshakeEraNeverListens(t *testing.T) {
-	srv := demoserver.New(demoserver.Options{})
+	srv := demoserver.New(demoserver.Options{Versions: messages.LegacyVersions})
 	e := newEngine(t, mcpengine.Config{})
 	ctx := testCtx(t, 30*time.Second)
 	s, err := e.Connect(ctx, mcpengine.SessionConfig{Name: "legacy", Dialer: memoryDemo(t, srv)})

@@ -156,7 +156,9 @@ func TestReferenceServerURLElicitation(t *testing.T) {
 func TestTasksNeedTheServersCapability(t *testing.T) {
 	e := newEngine(t, mcpengine.Config{})
 	ctx := testCtx(t, 30*time.Second)
-	s, err := e.Connect(ctx, mcpengine.SessionConfig{Name: "demo", Server: engineServe()})
+	// Tasks are of 2025-11-25: the handshake era, where a server that does
+	// not declare them is refused by the engine itself.
+	s, err := e.Connect(ctx, mcpengine.SessionConfig{Name: "demo", Server: engineServe("--era", "legacy")})
 	require.NoError(t, err)
 	_, err = s.StartToolTask(ctx, "echo", map[string]any{"text": "x"}, 0)
 	var capErr *mcpengine.CapabilityError

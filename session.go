@@ -17,6 +17,8 @@ type Session struct {
 	sh     *actors.Shared
 	peer   telemetry.Peer
 	tasks  taskTools
+	// served are the tasks the server asked this client to run.
+	served *servedTasks
 	// results are the session's cached CacheableResults (result_cache.go).
 	results sessionResults
 }
@@ -128,6 +130,9 @@ func (s *Session) SetRoots(roots []messages.Root) { s.h.SetRoots(roots) }
 // then SIGKILL), all within ctx.
 func (s *Session) Close(ctx context.Context) error {
 	err := publicError(s.h.Close(ctx))
+	if serr := s.served.close(ctx); err == nil {
+		err = serr
+	}
 	s.engine.forget(s.name, s, err != nil)
 	return err
 }

@@ -25,7 +25,7 @@ func connectMemory(t *testing.T, e *mcpengine.Engine, srv *demoserver.Server) *m
 
 func TestHandshakeNegotiatesNewestVersionAndRecordsServerFacts(t *testing.T) {
 	e := newEngine(t, mcpengine.Config{})
-	srv := demoserver.New(demoserver.Options{})
+	srv := demoserver.New(demoserver.Options{Versions: messages.LegacyVersions})
 	s := connectMemory(t, e, srv)
 
 	assert.Equal(t, mcpengine.StateReady, s.State())
@@ -60,7 +60,8 @@ func TestStrictModeRefusesAnyOtherVersionAndClosesAfterTheBudget(t *testing.T) {
 
 func TestEveryTypedHelperRoundTrips(t *testing.T) {
 	e := newEngine(t, mcpengine.Config{})
-	srv := demoserver.New(demoserver.Options{Resources: 25, PageSize: 10})
+	// Versions: SetLogLevel and Ping are helpers of the handshake era.
+	srv := demoserver.New(demoserver.Options{Resources: 25, PageSize: 10, Versions: messages.LegacyVersions})
 	s := connectMemory(t, e, srv)
 	ctx := testCtx(t, 10*time.Second)
 
@@ -218,7 +219,10 @@ func TestServerToClientRequestsUseTheConfiguredHandlers(t *testing.T) {
 			return &messages.ElicitResult{Action: "accept", Content: map[string]any{"name": "Ada", "ok": true}}, nil
 		},
 	})
-	srv := demoserver.New(demoserver.Options{})
+	// Versions: server-to-client requests and roots/list_changed are of
+	// the handshake era (input_rounds_test.go covers the same handlers in
+	// 2026-07-28's input_required rounds).
+	srv := demoserver.New(demoserver.Options{Versions: messages.LegacyVersions})
 	s := connectMemory(t, e, srv)
 	ctx := testCtx(t, 10*time.Second)
 
@@ -246,7 +250,9 @@ func TestServerToClientRequestsUseTheConfiguredHandlers(t *testing.T) {
 
 func TestWithoutHandlersServerRequestsGetMethodNotFound(t *testing.T) {
 	e := newEngine(t, mcpengine.Config{})
-	s := connectMemory(t, e, demoserver.New(demoserver.Options{}))
+	// Server-to-client requests are of the handshake era (2026-07-28 asks
+	// with input_required, refused with -32021 before any request).
+	s := connectMemory(t, e, demoserver.New(demoserver.Options{Versions: messages.LegacyVersions}))
 	// Nothing was advertised, the demo server asks anyway: each request is
 	// refused with -32601, which the demo tool reports in its result.
 	for tool, args := range map[string]any{
@@ -263,7 +269,9 @@ func TestWithoutHandlersServerRequestsGetMethodNotFound(t *testing.T) {
 
 func TestNotificationsReachSubscribersInOrder(t *testing.T) {
 	e := newEngine(t, mcpengine.Config{})
-	s := connectMemory(t, e, demoserver.New(demoserver.Options{}))
+	// Versions: resources/subscribe and logging/setLevel are of the
+	// handshake era (listen_test.go covers 2026-07-28's listen).
+	s := connectMemory(t, e, demoserver.New(demoserver.Options{Versions: messages.LegacyVersions}))
 	ctx := testCtx(t, 10*time.Second)
 	got := make(chan mcpengine.Notification, 16)
 	stop := s.OnNotification(func(n mcpengine.Notification) { got <- n })
@@ -372,19 +380,30 @@ func TestCallsMadeBeforeReadyWaitOrFailFast(t *testing.T) {
 	s, err := e.Open(testCtx(t, 5*time.Second), mcpengine.SessionConfig{Name: "gated", Dialer: gatedDialer{base, gate}})
 	require.NoError(t, err)
 
-	err = s.Ping(testCtx(t, 5*time.Second), mcpengine.FailFast())
+	// tools/list, which both eras have (the demo server's default
+	// negotiates 2026-07-28, which has no ping).
+	list := func(ctx context.Context, opts ...mcpengine.CallOption) error {
+		_, err := s.ListToolsPage(ctx, "", opts...)
+		return err
+	}
+	err = list(testCtx(t, 5*time.Second), mcpengine.FailFast())
 	assert.ErrorIs(t, err, mcpengine.ErrNotReady)
 	assert.True(t, mcpengine.SafeToRetry(err))
 
-	done := make(chan error, 1)
+	done := make(chan error, 2)
+	go func() { done <- list(testCtx(t, 10*time.Second)) }()
+	// A Ping waits for the era before it picks its request (2026-07-28
+	// has no ping: server/discover stands in).
 	go func() { done <- s.Ping(testCtx(t, 10*time.Second)) }()
 	close(gate)
 	require.NoError(t, <-done, "a queued call goes out once ready")
+	require.NoError(t, <-done, "a queued call goes out once ready")
+	assert.Equal(t, messages.Version20260728, s.ProtocolVersion())
 
 	short, cancel := context.WithTimeout(context.Background(), time.Millisecond)
 	defer cancel()
 	<-short.Done()
-	err = s.Ping(short)
+	err = list(short)
 	assert.True(t, errors.Is(err, context.DeadlineExceeded), "%v", err)
 }
 

@@ -75,7 +75,7 @@ func TestServerClosingStdoutIsTreatedAsEOFAndRestarted(t *testing.T) {
 	// The era probe (server/discover, refused by this legacy server),
 	// initialize and one ping are answered; the next request finds stdout
 	// closed. The reconnect skips the probe: the engine remembers the era.
-	s := connectServe(t, e, "--close-after", "3")
+	s := connectServe(t, e, "--era", "legacy", "--close-after", "3")
 	ctx := testCtx(t, 30*time.Second)
 	require.NoError(t, s.Ping(ctx))
 	err := s.Ping(ctx)
@@ -86,7 +86,8 @@ func TestServerClosingStdoutIsTreatedAsEOFAndRestarted(t *testing.T) {
 
 func TestUnsupportedVersionRetriesUnderBudgetThenClosesTyped(t *testing.T) {
 	e := newEngine(t, mcpengine.Config{RestartBudget: 2})
-	srv := engineServe("--answer-version", "1999-01-01")
+	// --answer-version is initialize's fault: the handshake era.
+	srv := engineServe("--era", "legacy", "--answer-version", "1999-01-01")
 	_, err := e.Connect(testCtx(t, 30*time.Second), mcpengine.SessionConfig{Name: "old", Server: srv})
 	require.Error(t, err)
 	assert.ErrorIs(t, err, mcpengine.ErrVersionMismatch)

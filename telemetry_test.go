@@ -79,7 +79,7 @@ func TestToolCallSpanFollowsTheConventionsAndItsTraceReachesTheServer(t *testing
 	assert.Equal(t, "tools/call", a["mcp.method.name"])
 	assert.Equal(t, "meta", a["gen_ai.tool.name"])
 	assert.Equal(t, "execute_tool", a["gen_ai.operation.name"])
-	assert.Equal(t, messages.LatestVersion, a["mcp.protocol.version"])
+	assert.Equal(t, messages.Version20260728, a["mcp.protocol.version"], "the demo server's default speaks both eras")
 	assert.NotEmpty(t, a["jsonrpc.request.id"])
 	assert.Equal(t, "traced", a["mcpengine.session.name"])
 	assert.NotContains(t, a, "error.type")
@@ -92,11 +92,11 @@ func TestToolCallSpanFollowsTheConventionsAndItsTraceReachesTheServer(t *testing
 	want := "00-" + stub.SpanContext.TraceID().String() + "-" + stub.SpanContext.SpanID().String() + "-01"
 	assert.Contains(t, text, `"traceparent":"`+want+`"`)
 
-	// Lifecycle: the connect phase and the handshake's initialize.
+	// Lifecycle: the connect phase and the handshake's server/discover.
 	_, ok = spanNamed(spans.GetSpans(), telemetry.SpanConnect)
 	assert.True(t, ok)
-	_, ok = spanNamed(spans.GetSpans(), "initialize")
-	assert.True(t, ok)
+	_, ok = spanNamed(spans.GetSpans(), messages.MethodServerDiscover)
+	assert.True(t, ok, "span names: %v", names(spans.GetSpans()))
 }
 
 func names(spans tracetest.SpanStubs) []string {

@@ -73,6 +73,11 @@ type SessionConfig struct {
 	ElicitationModes ElicitationModes
 	// RootsHandler, when set, answers roots/list instead of Roots.
 	RootsHandler ServerRequestHandler
+	// Tasks (2025-11-25) declares the task-augmented requests the client
+	// runs; TaskHandlers answer the server's tasks/* requests about them,
+	// by method.
+	Tasks        *messages.TasksCapability
+	TaskHandlers map[string]ServerRequestHandler
 
 	Logger *slog.Logger
 
@@ -145,5 +150,6 @@ func (c *SessionConfig) clientCapabilities() messages.ClientCapabilities {
 	if c.Elicitation != nil {
 		caps.Elicitation = c.ElicitationModes.capability()
 	}
+	caps.Tasks = c.Tasks
 	return caps
 }

@@ -171,6 +171,11 @@ func (a *sessionActor) onServerRequest(msg *messages.Message) {
 			a.runHandler(msg, h)
 			return
 		}
+	default:
+		if h := a.sh.cfg.TaskHandlers[msg.Method]; h != nil {
+			a.runHandler(msg, h)
+			return
+		}
 	}
 	a.reply(msg.ID, nil, &messages.WireError{Code: messages.CodeMethodNotFound, Message: "method not found: " + msg.Method})
 }

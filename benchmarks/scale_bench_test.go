@@ -20,6 +20,7 @@ import (
 
 	"github.com/mcpengine/mcpengine"
 	"github.com/mcpengine/mcpengine/demoserver"
+	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/transport/httpx"
 )
 
@@ -48,7 +49,10 @@ func maybeServeScaleHTTP() {
 		return
 	}
 	raiseFDLimit(scaleFDLimit)
-	srv := demoserver.New(demoserver.Options{})
+	// The handshake era, which docs/SCALE.md measures: sessions with their
+	// ids and GET streams (the demo server's default also serves
+	// 2026-07-28, which has neither).
+	srv := demoserver.New(demoserver.Options{Versions: messages.LegacyVersions})
 	h := srv.HTTPHandler(demoserver.HTTPOptions{})
 	var protos http.Protocols
 	protos.SetHTTP1(true)

@@ -4,8 +4,10 @@
 // on stdin/stdout with ServeStdio, and inspect what it saw with Stats and
 // Await.
 //
-// It implements the legacy-handshake protocol versions (2024-11-05 through
-// 2025-11-25): initialize (the client's version if accepted, else the
+// It serves both protocol eras unless Options.Versions narrows it: the
+// stateless 2026-07-28 (server/discover, per-request _meta, listen,
+// input_required rounds) and the handshake versions 2024-11-05 through
+// 2025-11-25: initialize (the client's version if accepted, else the
 // newest accepted; Options.AnswerVersion overrides), ping, tools, resources
 // (static, templated, subscriptions), prompts, completion and logging, and
 // it sends sampling/createMessage, elicitation/create and roots/list to the

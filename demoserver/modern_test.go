@@ -25,7 +25,7 @@ func modernParams(version string, extra map[string]any) map[string]any {
 }
 
 func TestModernRequestsAreServedWithoutInitialize(t *testing.T) {
-	srv := New(Options{Versions: messages.KnownVersions})
+	srv := New(Options{}) // the zero value serves both eras
 	conn, _ := serve(t, srv)
 	c := newClient(t, conn, nil)
 
@@ -72,7 +72,7 @@ func TestUnsupportedVersionsAreRefusedWithTheSupportedList(t *testing.T) {
 }
 
 func TestLegacyOnlyServersDoNotKnowDiscover(t *testing.T) {
-	conn, _ := serve(t, New(Options{}))
+	conn, _ := serve(t, New(Options{Versions: messages.LegacyVersions}))
 	c := newClient(t, conn, nil)
 	assert.Equal(t, int64(messages.CodeMethodNotFound), c.callErr(messages.MethodServerDiscover, modernParams(messages.Version20260728, nil)).Code)
 

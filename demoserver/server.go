@@ -22,7 +22,8 @@ type Options struct {
 	Instructions string
 
 	// Versions lists the protocol versions the server accepts (default
-	// messages.SupportedVersions, the legacy era). Its eras follow: legacy
+	// messages.KnownVersions: both eras, so that a client that probes with
+	// server/discover gets 2026-07-28). Its eras follow: legacy
 	// versions only (initialize), modern ones only (server/discover and
 	// requests carrying their _meta; initialize is refused with -32022),
 	// or both. initialize is answered with the client's requested version
@@ -99,7 +100,7 @@ func (o Options) withDefaults() Options {
 		o.Instructions = defaultInstructions
 	}
 	if len(o.Versions) == 0 {
-		o.Versions = messages.SupportedVersions
+		o.Versions = messages.KnownVersions
 	}
 	o.Versions = slices.Clone(o.Versions)
 	switch {

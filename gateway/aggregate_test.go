@@ -18,12 +18,15 @@ import (
 
 // twoServers is a gateway in front of "a", the demo server as a stdio
 // subprocess, and "b", the demo server over Streamable HTTP without
-// resources (so that every resource URI has one server).
+// resources (so that every resource URI has one server). Both speak only
+// the handshake era: these tests follow what the gateway relays of that
+// era (server requests, notifications/cancelled, setLevel, subscriptions,
+// roots/list_changed); era_test.go covers upstreams of 2026-07-28.
 func twoServers(t *testing.T, mutate func(*gateway.Config)) (*demoserver.Server, *gateway.Gateway, *gateway.HTTPServer) {
 	t.Helper()
-	bsrv, b := demoHTTP(t, demoserver.Options{Resources: -1})
+	bsrv, b := demoHTTP(t, demoserver.Options{Resources: -1, Versions: messages.LegacyVersions})
 	cfg := gateway.Config{Servers: map[string]gateway.Server{
-		"a": {Target: engineServe()},
+		"a": {Target: engineServe("--era", "legacy")},
 		"b": {Target: mcpengine.ServerConfig{URL: b.StreamableURL(), Type: "streamable-http"}},
 	}}
 	if mutate != nil {

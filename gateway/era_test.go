@@ -24,7 +24,7 @@ func TestClientsOfEitherEraBehindOneEndpointReachUpstreamsOfEither(t *testing.T)
 	g, gw := startGateway(t, gateway.Config{
 		Servers: map[string]gateway.Server{
 			"modern": {Target: engineServe("--era", "modern")},
-			"legacy": {Target: engineServe()},
+			"legacy": {Target: engineServe("--era", "legacy")},
 		},
 	})
 	for _, front := range []struct{ pin, want string }{

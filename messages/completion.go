@@ -38,8 +38,8 @@ type CompleteContext struct {
 
 // CompleteResult holds the suggestions.
 type CompleteResult struct {
-	Completion Completion     `json:"completion"`
-	Meta       map[string]any `json:"_meta,omitempty"`
+	Completion Completion `json:"completion"`
+	Meta       Meta       `json:"_meta,omitempty"`
 }
 
 func (*CompleteResult) fromServer() {}

@@ -24,7 +24,7 @@ func WithMeta(params RawMessage, fields ...MetaField) RawMessage {
 	if !empty && trimmed[0] != '{' {
 		return params
 	}
-	if empty || !bytes.Contains(trimmed, []byte(`"_meta"`)) {
+	if empty || !bytes.Contains(trimmed, metaMember) {
 		out := make([]byte, 0, len(trimmed)+16+metaSize(fields))
 		out = append(out, `{"_meta":{`...)
 		for i, f := range fields {

@@ -38,3 +38,24 @@ func TestWithMetaSplicesOrMerges(t *testing.T) {
 	assert.Equal(t, `[1,2]`, string(WithMeta(RawMessage(`[1,2]`), tp)), "not an object: unchanged")
 	assert.Equal(t, `{"a":1}`, string(WithMeta(RawMessage(`{"a":1}`))), "no fields: unchanged")
 }
+
+// A value that merely ends in _meta" is no _meta member: the fields still
+// land in a _meta of their own, and the value is kept.
+func TestAValueEndingInMetaIsNotTakenForTheMember(t *testing.T) {
+	params := RawMessage(`{"name":"x","arguments":{"k":"my_meta"}}`)
+	f := MetaField{Key: "a", Value: RawMessage(`1`)}
+	assert.JSONEq(t, `{"_meta":{"a":1},"name":"x","arguments":{"k":"my_meta"}}`, string(WithMeta(params, f)))
+
+	meta, err := NewRequestMeta(Version20260728, Implementation{Name: "c", Version: "1"}, ClientCapabilities{})
+	require.NoError(t, err)
+	frame := AppendRequestWithMeta(nil, NumberID(1), MethodToolsCall, params, meta)
+	var m struct {
+		Params struct {
+			Meta      map[string]any `json:"_meta"`
+			Arguments map[string]any `json:"arguments"`
+		} `json:"params"`
+	}
+	require.NoError(t, Unmarshal(frame, &m), "%s", frame)
+	assert.Equal(t, Version20260728, m.Params.Meta[MetaProtocolVersion])
+	assert.Equal(t, "my_meta", m.Params.Arguments["k"])
+}

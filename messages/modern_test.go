@@ -173,4 +173,6 @@ func TestIsInputRequired(t *testing.T) {
 	assert.True(t, m.IsInputRequired(m.RawMessage(`{"resultType":"input_required","requestState":"s"}`)))
 	assert.False(t, m.IsInputRequired(m.RawMessage(`{"resultType":"complete","content":[{"type":"text","text":"input_required"}]}`)))
 	assert.False(t, m.IsInputRequired(m.RawMessage(`{"content":[]}`)))
+	assert.False(t, m.IsInputRequired(m.RawMessage(`{"structuredContent":{"is_required":true},"content":[]}`)), "another name ending the same way")
+	assert.True(t, m.IsInputRequired(m.RawMessage(`{"inputRequests":{},"resultType" : "input_required"}`)), "spaces, resultType last")
 }

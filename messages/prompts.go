@@ -23,9 +23,9 @@ type ListPromptsParams = PaginatedParams
 
 // ListPromptsResult is one page of prompts.
 type ListPromptsResult struct {
-	Prompts    []Prompt       `json:"prompts"`
-	NextCursor string         `json:"nextCursor,omitempty"`
-	Meta       map[string]any `json:"_meta,omitempty"`
+	Prompts    []Prompt `json:"prompts"`
+	NextCursor string   `json:"nextCursor,omitempty"`
+	Meta       Meta     `json:"_meta,omitempty"`
 }
 
 func (*ListPromptsResult) fromServer() {}
@@ -43,7 +43,7 @@ func (*GetPromptParams) fromClient() {}
 type GetPromptResult struct {
 	Description string          `json:"description,omitempty"`
 	Messages    []PromptMessage `json:"messages"`
-	Meta        map[string]any  `json:"_meta,omitempty"`
+	Meta        Meta            `json:"_meta,omitempty"`
 }
 
 func (*GetPromptResult) fromServer() {}

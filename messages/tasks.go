@@ -48,8 +48,8 @@ type Task struct {
 	TTL *int64 `json:"ttl"`
 	// PollInterval is the receiver's suggested tasks/get period, in
 	// milliseconds (0: none suggested).
-	PollInterval int64          `json:"pollInterval,omitempty"`
-	Meta         map[string]any `json:"_meta,omitempty"`
+	PollInterval int64 `json:"pollInterval,omitempty"`
+	Meta         Meta  `json:"_meta,omitempty"`
 }
 
 // PollEvery is the suggested polling period, or def when the receiver
@@ -64,8 +64,8 @@ func (t *Task) PollEvery(def time.Duration) time.Duration {
 // CreateTaskResult answers a task-augmented request: the task, not yet
 // the request's result.
 type CreateTaskResult struct {
-	Task Task           `json:"task"`
-	Meta map[string]any `json:"_meta,omitempty"`
+	Task Task `json:"task"`
+	Meta Meta `json:"_meta,omitempty"`
 }
 
 func (*CreateTaskResult) fromServer() {}
@@ -83,9 +83,9 @@ type GetTaskResult = Task
 
 // ListTasksResult is one page of tasks/list.
 type ListTasksResult struct {
-	Tasks      []Task         `json:"tasks"`
-	NextCursor string         `json:"nextCursor,omitempty"`
-	Meta       map[string]any `json:"_meta,omitempty"`
+	Tasks      []Task `json:"tasks"`
+	NextCursor string `json:"nextCursor,omitempty"`
+	Meta       Meta   `json:"_meta,omitempty"`
 }
 
 func (*ListTasksResult) fromServer() {}

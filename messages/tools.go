@@ -39,9 +39,9 @@ type ListToolsParams = PaginatedParams
 
 // ListToolsResult is one page of tools.
 type ListToolsResult struct {
-	Tools      []Tool         `json:"tools"`
-	NextCursor string         `json:"nextCursor,omitempty"`
-	Meta       map[string]any `json:"_meta,omitempty"`
+	Tools      []Tool `json:"tools"`
+	NextCursor string `json:"nextCursor,omitempty"`
+	Meta       Meta   `json:"_meta,omitempty"`
 }
 
 func (*ListToolsResult) fromServer() {}
@@ -63,7 +63,7 @@ type CallToolResult struct {
 	Content           []ContentBlock `json:"content"`
 	StructuredContent RawMessage     `json:"structuredContent,omitempty"` // 2025-06-18+
 	IsError           bool           `json:"isError,omitempty"`
-	Meta              map[string]any `json:"_meta,omitempty"`
+	Meta              Meta           `json:"_meta,omitempty"`
 }
 
 func (*CallToolResult) fromServer() {}

@@ -28,7 +28,7 @@ func TestLoadCount(t *testing.T) {
 		assert.Regexp(t, `(?m)^  `+regexpQuote(p)+` +\S+`, r.stdout)
 	}
 	assert.Contains(t, r.stdout, "Histogram:")
-	assert.Regexp(t, `(?m)^Connect: +2 sessions ready in .+; each connect: start .+, initialize .+ \(medians\)$`, r.stdout)
+	assert.Regexp(t, `(?m)^Connect: +2 sessions ready in .+; each connect: start .+, discover .+ \(medians\)$`, r.stdout)
 	assert.Regexp(t, `(?m)^Server: +2 processes; CPU `, r.stdout, "stdio servers are sampled")
 
 	r = ok(t, "load", "-n", "200", "-s", "2", "-c", "4", "--json")
@@ -152,8 +152,9 @@ func TestLoadOpenModelStall(t *testing.T) {
 		"--args", `{"ms": {{if eq .N 100}}1000{{else}}0{{end}}}`, "--threshold", "p99>500ms", "--threshold", "service_p99<1s")
 	assert.Contains(t, r.stdout, "Load:        open model, 200 calls/s in total; at most 1 in flight on each of 1 sessions")
 	assert.Regexp(t, `(?m)^            latency    service$`, r.stdout)
-	// The achieved rate is how fast a busy machine managed to send: not asserted.
-	assert.Regexp(t, `(?m)^Schedule: +400 calls due, 400 sent \(\d+\.\d/s\), \d+ late`, r.stdout)
+	// The rate sent is 400 over the run's wall time, which a loaded
+	// machine stretches: the count is the behaviour, not the rate.
+	assert.Regexp(t, `(?m)^Schedule: +400 calls due, 400 sent \([\d.]+/s\), \d+ late`, r.stdout)
 	assert.Contains(t, r.stdout, "pass  p99>500ms")
 	assert.Contains(t, r.stdout, "pass  service_p99<1s")
 	assert.Contains(t, r.stdout, "Warning:     ")

@@ -119,7 +119,7 @@ func (f *serveFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&o.Version, "server-version", "", `serverInfo version (default "1.0.0")`)
 	fl.StringVar(&o.Instructions, "instructions", "", "instructions sent in the initialize result")
 	fl.StringSliceVar(&o.Versions, "versions", nil, "protocol versions to accept (default: those of --era)")
-	fl.StringVar(&f.era, "era", "legacy", "protocol eras to serve: legacy (initialize, 2024-11-05 … 2025-11-25), modern (stateless 2026-07-28: server/discover, initialize refused with -32022) or both")
+	fl.StringVar(&f.era, "era", "both", "protocol eras to serve: legacy (initialize, 2024-11-05 … 2025-11-25), modern (stateless 2026-07-28: server/discover, initialize refused with -32022) or both")
 	fl.BoolVar(&o.RefuseInitialize, "refuse-initialize", false, "answer an initialize whose version is not accepted with -32022 and the accepted versions")
 	fl.IntVar(&o.Resources, "resources", 0, "number of static resources demo://resource/1..N (default 100; negative for none)")
 	fl.IntVar(&o.PageSize, "page-size", 0, "page size of every list method (default 10)")

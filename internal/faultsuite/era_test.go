@@ -20,7 +20,9 @@ func demoOptions() demoserver.Options {
 	if demoEra == "modern" {
 		return demoserver.Options{Versions: messages.ModernVersions}
 	}
-	return demoserver.Options{}
+	// Pinned: the demo server's default serves both eras, and the engine
+	// would settle on 2026-07-28.
+	return demoserver.Options{Versions: messages.LegacyVersions}
 }
 
 // TestModernEra runs the faults whose server is the demo server again

@@ -22,6 +22,7 @@ import (
 
 	"github.com/mcpengine/mcpengine"
 	"github.com/mcpengine/mcpengine/demoserver"
+	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/supervisor"
 	"github.com/mcpengine/mcpengine/transport"
 )
@@ -325,7 +326,7 @@ func TestHTTPServerGone(t *testing.T) {
 // HTTP: closed for good with ErrVersionMismatch after the restart budget.
 func TestHTTPWrongProtocolVersion(t *testing.T) {
 	f := newFault(t, "http", "ErrVersionMismatch within the restart budget, then closed", mcpengine.Config{RestartBudget: 2})
-	hs, err := demoserver.New(demoserver.Options{AnswerVersion: "1999-01-01"}).ListenHTTP("127.0.0.1:0", demoserver.HTTPOptions{})
+	hs, err := demoserver.New(demoserver.Options{AnswerVersion: "1999-01-01", Versions: messages.LegacyVersions}).ListenHTTP("127.0.0.1:0", demoserver.HTTPOptions{})
 	require.NoError(t, err)
 	f.closeAfterEngine(hs.Close)
 	start := time.Now()

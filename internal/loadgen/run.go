@@ -761,7 +761,7 @@ func (r *runner) send(sl *slot, s *mcpengine.Session, q *request, td *TemplateDa
 	}
 	sl.inflight.Add(1)
 	sent := time.Now()
-	raw, err = s.Call(r.ctx, q.Method, params, r.opts...)
+	raw, err = s.Call(r.ctx, wireMethod(s, q.Method), params, r.opts...)
 	done := time.Now()
 	sl.inflight.Add(-1)
 	if err != nil && r.ctx.Err() != nil {
@@ -779,4 +779,15 @@ func (r *runner) send(sl *slot, s *mcpengine.Session, q *request, td *TemplateDa
 		x.lag = max(0, sent.Sub(at))
 	}
 	return x, raw, true
+}
+
+// wireMethod is the method a request of the mix goes out as on s. A ping
+// in 2026-07-28, which has none, is the server/discover round trip that
+// Session.Ping and `engine ping` time there, so that a ping load measures
+// every server of either era (and still reports as "ping").
+func wireMethod(s *mcpengine.Session, method string) string {
+	if method == messages.MethodPing && s.Era() == mcpengine.EraModern {
+		return messages.MethodServerDiscover
+	}
+	return method
 }
