@@ -28,10 +28,8 @@ type conn struct {
 	reconnect time.Duration
 	scrub     atomic.Pointer[httpx.Scrubber] // replaced when the session id is learned
 
-	ctx    context.Context // cancelled by Close
-	cancel context.CancelFunc
-	sink   httpcore.Sink
-	sched  *httpcore.Scheduler[*post]
+	sink  httpcore.Sink
+	sched *httpcore.Scheduler[*post]
 
 	mu        sync.Mutex
 	sessionID string
@@ -114,13 +112,17 @@ func newConn(d *Dialer, u *url.URL) *conn {
 		c.reconnect = DefaultReconnectDelay
 	}
 	c.scrub.Store(httpx.NewScrubber(c.header, c.url))
-	c.ctx, c.cancel = context.WithCancel(context.Background())
 	c.sched = httpcore.NewScheduler(c.runPost)
 	return c
 }
 
 // ReadFrame is not used: the connection is a transport.PushConn.
-func (c *conn) ReadFrame() ([]byte, error) { return httpcore.ReadFrame(c.ctx) }
+func (c *conn) ReadFrame() ([]byte, error) {
+	c.mu.Lock()
+	closed := c.closed
+	c.mu.Unlock()
+	return httpcore.ReadFrame(closed)
+}
 
 // Start implements transport.PushConn.
 func (c *conn) Start(deliver func([]byte), fail func(error)) { c.sink.Start(deliver, fail) }
@@ -206,8 +208,9 @@ func (c *conn) Negotiated(info transport.SessionInfo) {
 	}
 	switch {
 	case info.Listen && c.get == nil && !c.getOff:
-		// Not a child of c.ctx, which would keep a map of children for the
-		// connection's life: Close stops the listener itself.
+		// Its own context, not one derived from a connection-wide one,
+		// which would keep a map of children for the connection's life:
+		// Close stops the listener itself.
 		ctx, stop := context.WithCancel(context.Background())
 		l := &listener{stop: stop, opened: make(chan struct{})}
 		if c.sched.Go(func() { c.listen(ctx, l) }) {
@@ -262,7 +265,6 @@ func (c *conn) Close(ctx context.Context) error {
 
 		c.sink.Close()
 		c.sched.Close()
-		c.cancel()
 		for p := range live {
 			p.cancel()
 		}
