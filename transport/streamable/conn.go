@@ -66,6 +66,10 @@ type post struct {
 	cancel context.CancelFunc
 	pend   []*pending  // one per request in the frame
 	header http.Header // the caller's own headers of the frame's request
+	// only and onlyPtr back pend for a frame of one request (nearly every
+	// frame), so that it costs no allocation of its own.
+	only    pending
+	onlyPtr [1]*pending
 }
 
 // pending is one request waiting for its answer. Guarded by conn.mu.
@@ -142,17 +146,26 @@ func (c *conn) WriteFrames(frames ...[]byte) error {
 	// Copy the frames and decode their envelopes outside the lock; the
 	// engine's own frames are small and valid, but a large tool argument
 	// is not free to parse.
-	posts := make([]*post, len(frames))
-	for i, f := range frames {
+	var onePost [1]*post // the engine writes one frame per request
+	posts := onePost[:0]
+	if len(frames) > 1 {
+		posts = make([]*post, 0, len(frames))
+	}
+	for _, f := range frames {
 		p := &post{out: httpcore.Classify(f)}
 		p.ctx, p.cancel = context.WithCancel(context.Background())
-		if len(p.out.Requests) > 0 {
-			p.pend = make([]*pending, len(p.out.Requests))
+		switch n := len(p.out.Requests); {
+		case n == 1:
+			p.only = pending{id: p.out.Requests[0], post: p}
+			p.onlyPtr[0] = &p.only
+			p.pend = p.onlyPtr[:]
+		case n > 1:
+			p.pend = make([]*pending, n)
 			for j, id := range p.out.Requests {
 				p.pend[j] = &pending{id: id, post: p}
 			}
 		}
-		posts[i] = p
+		posts = append(posts, p)
 	}
 
 	c.mu.Lock()
