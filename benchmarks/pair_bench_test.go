@@ -11,8 +11,9 @@ import (
 )
 
 // pairChunk is how many calls one client makes before the other takes its
-// turn: small enough that both see the same machine load, large enough
-// that a turn is not dominated by its first calls.
+// turn, at the least: small enough that both see the same machine load,
+// large enough that a turn is not dominated by its first and last calls
+// (a turn is at least ten times the calls in flight).
 const pairChunk = 1000
 
 // BenchmarkPeerPairs runs mcpengine and the raw loop of one HTTP call row
@@ -49,14 +50,15 @@ func benchmarkPair(b *testing.B, sc peers.Scenario) {
 		}
 		defer peers.CloseSessions(clients)
 		sides[i].clients = clients
-		if _, err := peers.Drive(ctx, clients, 2*pairChunk, sc.InFlight, nil); err != nil {
+		if _, err := peers.Drive(ctx, clients, 2*max(pairChunk, 10*sc.Sessions*sc.InFlight), sc.InFlight, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
+	chunk := max(pairChunk, 10*sc.Sessions*sc.InFlight)
 	runtime.GC()
 	b.ResetTimer()
-	for done := 0; done < b.N; done += pairChunk {
-		n := min(pairChunk, b.N-done)
+	for done := 0; done < b.N; done += chunk {
+		n := min(chunk, b.N-done)
 		for i := range sides {
 			if err := sides[i].turn(ctx, n, sc.InFlight); err != nil {
 				b.Fatal(err)
