@@ -289,7 +289,7 @@ func (e *Engine) actorConfig(sc SessionConfig, dialer transport.Dialer, served *
 		Roots:               c.Roots,
 		Logger:              c.Logger,
 		Telemetry:           e.tel,
-		Peer:                sc.peer(),
+		Peer:                e.sessionPeer(sc),
 	}
 	if sc.Roots != nil {
 		ac.Roots = sc.Roots

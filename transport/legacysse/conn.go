@@ -64,7 +64,7 @@ func newConn(d *Dialer, u *url.URL) *conn {
 }
 
 // ReadFrame is not used: the connection is a transport.PushConn.
-func (c *conn) ReadFrame() ([]byte, error) { return httpcore.ReadFrame(c.ctx) }
+func (c *conn) ReadFrame() ([]byte, error) { return httpcore.ReadFrame(c.ctx.Err() != nil) }
 
 // Start implements transport.PushConn.
 func (c *conn) Start(deliver func([]byte), fail func(error)) { c.sink.Start(deliver, fail) }

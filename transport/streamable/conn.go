@@ -28,10 +28,8 @@ type conn struct {
 	reconnect time.Duration
 	scrub     atomic.Pointer[httpx.Scrubber] // replaced when the session id is learned
 
-	ctx    context.Context // cancelled by Close
-	cancel context.CancelFunc
-	sink   httpcore.Sink
-	sched  *httpcore.Scheduler[*post]
+	sink  httpcore.Sink
+	sched *httpcore.Scheduler[*post]
 
 	mu        sync.Mutex
 	sessionID string
@@ -68,6 +66,10 @@ type post struct {
 	cancel context.CancelFunc
 	pend   []*pending  // one per request in the frame
 	header http.Header // the caller's own headers of the frame's request
+	// only and onlyPtr back pend for a frame of one request (nearly every
+	// frame), so that it costs no allocation of its own.
+	only    pending
+	onlyPtr [1]*pending
 }
 
 // pending is one request waiting for its answer. Guarded by conn.mu.
@@ -114,13 +116,17 @@ func newConn(d *Dialer, u *url.URL) *conn {
 		c.reconnect = DefaultReconnectDelay
 	}
 	c.scrub.Store(httpx.NewScrubber(c.header, c.url))
-	c.ctx, c.cancel = context.WithCancel(context.Background())
 	c.sched = httpcore.NewScheduler(c.runPost)
 	return c
 }
 
 // ReadFrame is not used: the connection is a transport.PushConn.
-func (c *conn) ReadFrame() ([]byte, error) { return httpcore.ReadFrame(c.ctx) }
+func (c *conn) ReadFrame() ([]byte, error) {
+	c.mu.Lock()
+	closed := c.closed
+	c.mu.Unlock()
+	return httpcore.ReadFrame(closed)
+}
 
 // Start implements transport.PushConn.
 func (c *conn) Start(deliver func([]byte), fail func(error)) { c.sink.Start(deliver, fail) }
@@ -140,17 +146,26 @@ func (c *conn) WriteFrames(frames ...[]byte) error {
 	// Copy the frames and decode their envelopes outside the lock; the
 	// engine's own frames are small and valid, but a large tool argument
 	// is not free to parse.
-	posts := make([]*post, len(frames))
-	for i, f := range frames {
+	var onePost [1]*post // the engine writes one frame per request
+	posts := onePost[:0]
+	if len(frames) > 1 {
+		posts = make([]*post, 0, len(frames))
+	}
+	for _, f := range frames {
 		p := &post{out: httpcore.Classify(f)}
 		p.ctx, p.cancel = context.WithCancel(context.Background())
-		if len(p.out.Requests) > 0 {
-			p.pend = make([]*pending, len(p.out.Requests))
+		switch n := len(p.out.Requests); {
+		case n == 1:
+			p.only = pending{id: p.out.Requests[0], post: p}
+			p.onlyPtr[0] = &p.only
+			p.pend = p.onlyPtr[:]
+		case n > 1:
+			p.pend = make([]*pending, n)
 			for j, id := range p.out.Requests {
 				p.pend[j] = &pending{id: id, post: p}
 			}
 		}
-		posts[i] = p
+		posts = append(posts, p)
 	}
 
 	c.mu.Lock()
@@ -206,8 +221,9 @@ func (c *conn) Negotiated(info transport.SessionInfo) {
 	}
 	switch {
 	case info.Listen && c.get == nil && !c.getOff:
-		// Not a child of c.ctx, which would keep a map of children for the
-		// connection's life: Close stops the listener itself.
+		// Its own context, not one derived from a connection-wide one,
+		// which would keep a map of children for the connection's life:
+		// Close stops the listener itself.
 		ctx, stop := context.WithCancel(context.Background())
 		l := &listener{stop: stop, opened: make(chan struct{})}
 		if c.sched.Go(func() { c.listen(ctx, l) }) {
@@ -262,7 +278,6 @@ func (c *conn) Close(ctx context.Context) error {
 
 		c.sink.Close()
 		c.sched.Close()
-		c.cancel()
 		for p := range live {
 			p.cancel()
 		}

@@ -7,12 +7,14 @@
 // # Goroutines and cost
 //
 // The connection is a transport.PushConn: no goroutine waits for frames.
-// WriteFrames hands each frame to a goroutine of its own that POSTs it,
-// reads the answer (JSON or an event stream) and delivers what arrives;
-// the goroutine ends with its request. An idle session therefore costs no
-// goroutine, unless the session asked to listen (transport.SessionInfo's
-// Listen) and the server offers a standalone GET stream, which then has
-// one reader goroutine.
+// WriteFrames hands each frame to a goroutine that POSTs it, reads the
+// answer (JSON or an event stream) and delivers what arrives; it never
+// waits on the network, so the connection is also a transport.TryWriter.
+// A goroutine whose request is done takes the connection's next frame if
+// other requests still run, and ends otherwise. An idle session therefore
+// costs no goroutine, unless the session asked to listen
+// (transport.SessionInfo's Listen) and the server offers a standalone GET
+// stream, which then has one reader goroutine.
 //
 // # Order
 //

@@ -1,7 +1,6 @@
 package httpcore
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"net/url"
@@ -15,10 +14,10 @@ import (
 // connection is a transport.PushConn, whose frames arrive through Start.
 var ErrPushOnly = errors.New("mcpengine/transport: an HTTP connection delivers frames through Start, not ReadFrame")
 
-// ReadFrame is the ReadFrame of an HTTP connection whose Close cancels
-// ctx: the session never calls it, and anyone else learns why.
-func ReadFrame(ctx context.Context) ([]byte, error) {
-	if ctx.Err() != nil {
+// ReadFrame is the ReadFrame of an HTTP connection, closed or not: the
+// session never calls it, and anyone else learns why.
+func ReadFrame(closed bool) ([]byte, error) {
+	if closed {
 		return nil, transport.ErrClosed
 	}
 	return nil, ErrPushOnly

@@ -38,7 +38,8 @@ func NewRequest(ctx context.Context, method, url string, base http.Header, body 
 	if err != nil {
 		return nil, err
 	}
-	h := make(http.Header, len(base)+4)
+	// Filled in place: net/http made this map for the request already.
+	h := req.Header
 	for k, v := range base {
 		h[k] = v
 	}
@@ -52,7 +53,6 @@ func NewRequest(ctx context.Context, method, url string, base http.Header, body 
 	if _, ok := h["User-Agent"]; !ok {
 		h["User-Agent"] = defaultAgent
 	}
-	req.Header = h
 	return req, nil
 }
 

@@ -96,3 +96,62 @@ func TestSchedulerGoIsWaitedFor(t *testing.T) {
 	s.Wait()
 	assert.Zero(t, s.Running())
 }
+
+// parkedWorkers is how many workers wait for a job.
+func parkedWorkers[T any](s *Scheduler[T]) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.parked)
+}
+
+func TestSchedulerReusesAWorkerWhileOthersRunAndKeepsNoneOnceIdle(t *testing.T) {
+	release := map[string]chan struct{}{"long": make(chan struct{}), "short": make(chan struct{}), "next": make(chan struct{})}
+	ran := make(chan string, 3)
+	s := NewScheduler(func(name string) {
+		<-release[name]
+		ran <- name
+	})
+	require.True(t, s.Submit("long", false))
+	require.True(t, s.Submit("short", false))
+	close(release["short"])
+	assert.Equal(t, "short", <-ran)
+	// "long" still runs, so the worker of "short" waits for the next job
+	// instead of exiting.
+	require.Eventually(t, func() bool { return parkedWorkers(s) == 1 }, 10*time.Second, time.Millisecond)
+	assert.Equal(t, 2, s.Running())
+
+	require.True(t, s.Submit("next", false))
+	assert.Zero(t, parkedWorkers(s), "the parked worker took the job")
+	assert.Equal(t, 2, s.Running(), "no new goroutine")
+	close(release["next"])
+	assert.Equal(t, "next", <-ran)
+	require.Eventually(t, func() bool { return parkedWorkers(s) == 1 }, 10*time.Second, time.Millisecond)
+
+	// The last job done lets every parked worker go: an idle scheduler
+	// holds no goroutine, without Close.
+	close(release["long"])
+	assert.Equal(t, "long", <-ran)
+	require.Eventually(t, func() bool { return s.Running() == 0 }, 10*time.Second, time.Millisecond)
+	s.Close()
+	s.Wait()
+}
+
+func TestSchedulerCloseLetsParkedWorkersGo(t *testing.T) {
+	release := make(chan struct{})
+	done := make(chan struct{}, 1)
+	s := NewScheduler(func(block bool) {
+		if block {
+			<-release
+		}
+		done <- struct{}{}
+	})
+	require.True(t, s.Submit(true, false))
+	require.True(t, s.Submit(false, false))
+	<-done
+	require.Eventually(t, func() bool { return parkedWorkers(s) == 1 }, 10*time.Second, time.Millisecond)
+	s.Close()
+	assert.Zero(t, parkedWorkers(s))
+	close(release)
+	s.Wait()
+	assert.Zero(t, s.Running())
+}
