@@ -79,7 +79,7 @@ func (w *WorkerPool) Schedule(fn func()) {
 		return
 	}
 	w.wg.Add(1)
-	// Owner: the Workers pool. Exits after idleTimeout without work, or
+	// Owner: the WorkerPool. Exits after idleTimeout without work, or
 	// when Stop is called; Stop waits for it.
 	go w.run(fn)
 }
