@@ -44,9 +44,10 @@ const (
 // the batch by that mark's rule; that is harmless, because no rule blocks:
 // Receive never blocks and only a worker makes a write that may.
 type mailboxScheduler struct {
-	sys     *actor.ActorSystem
-	workers *WorkerPool
-	conn    *connSlots // the writer whose frames a batch queued
+	// sh gives the actor system, the worker pool and the current
+	// connection's writer. One pointer, not three: the scheduler is
+	// allocated per session and stays in the 32-byte size class.
+	sh *Shared
 
 	// Marks, set by post around its Send; read by Schedule only.
 	readerPosting  atomic.Bool  // consumed by the Schedule it causes
@@ -61,8 +62,8 @@ type mailboxScheduler struct {
 	onWork  func() // s.runBatch, bound once
 }
 
-func newMailboxScheduler(sys *actor.ActorSystem, workers *WorkerPool, conn *connSlots) *mailboxScheduler {
-	s := &mailboxScheduler{sys: sys, workers: workers, conn: conn}
+func newMailboxScheduler(sh *Shared) *mailboxScheduler {
+	s := &mailboxScheduler{sh: sh}
 	s.onWork = s.runBatch
 	return s
 }
@@ -73,14 +74,14 @@ func (s *mailboxScheduler) post(to *actor.PID, msg any, by runner) {
 	switch by {
 	case onCaller:
 		s.callersPosting.Add(1)
-		s.sys.Root.Send(to, msg)
+		s.sh.sys.Root.Send(to, msg)
 		s.callersPosting.Add(-1)
 	case onReader:
 		s.readerPosting.Store(true)
-		s.sys.Root.Send(to, msg)
+		s.sh.sys.Root.Send(to, msg)
 		s.readerPosting.Store(false)
 	default:
-		s.sys.Root.Send(to, msg)
+		s.sh.sys.Root.Send(to, msg)
 	}
 }
 
@@ -104,26 +105,26 @@ func (s *mailboxScheduler) Schedule(processMessages func()) {
 	switch s.waker() {
 	case onReader:
 		s.process()
-		if w := s.conn.writer.Load(); w != nil && w.box.pending() {
-			s.workers.Schedule(w.flushFn)
+		if w := s.sh.conn.writer.Load(); w != nil && w.box.pending() {
+			s.sh.workers.Schedule(w.flushFn)
 		}
 	case onCaller:
 		s.process()
-		if w := s.conn.writer.Load(); w != nil && w.box.pending() && !w.tryFlush() {
-			s.workers.Schedule(w.flushFn)
+		if w := s.sh.conn.writer.Load(); w != nil && w.box.pending() && !w.tryFlush() {
+			s.sh.workers.Schedule(w.flushFn)
 		}
 	default:
-		s.workers.Schedule(s.onWork)
+		s.sh.workers.Schedule(s.onWork)
 	}
 }
 
 // runBatch runs on a worker: the batch, then the frames it queued.
 func (s *mailboxScheduler) runBatch() {
 	s.process()
-	if w := s.conn.writer.Load(); w != nil {
+	if w := s.sh.conn.writer.Load(); w != nil {
 		w.flush()
 	}
 }
 
 // Throughput implements actor.Dispatcher.
-func (s *mailboxScheduler) Throughput() int { return s.workers.Throughput() }
+func (s *mailboxScheduler) Throughput() int { return s.sh.workers.Throughput() }

@@ -12,8 +12,8 @@ import (
 // Its fields are grouped by who may write them, so that the type says who
 // touches what:
 //
-//   - set by NewShared, read-only after: name, cfg, log, sched,
-//     callbacks;
+//   - set by NewShared, read-only after: name, cfg, sys, workers, log,
+//     sched, callbacks;
 //   - facts: written by the session actor, read by anyone;
 //   - conn: the current connection's writer and reader and the pending
 //     count, published by the session actor for the mailbox scheduler and
@@ -23,9 +23,11 @@ import (
 //     restarts;
 //   - stats, listen, background: safe for any goroutine by their own types.
 type Shared struct {
-	name string
-	cfg  SessionConfig
-	log  *slog.Logger
+	name    string
+	cfg     SessionConfig
+	sys     *actor.ActorSystem
+	workers *WorkerPool
+	log     *slog.Logger
 	// sched is the session mailbox's dispatcher and the one way to post to
 	// the session (post says who runs the batch it wakes).
 	sched     *mailboxScheduler
@@ -117,13 +119,15 @@ type Stats struct {
 func NewShared(sys *actor.ActorSystem, workers *WorkerPool, cfg SessionConfig) *Shared {
 	cfg.withDefaults()
 	sh := &Shared{
-		name: cfg.Name,
-		cfg:  cfg,
-		log:  cfg.Logger,
+		name:    cfg.Name,
+		cfg:     cfg,
+		sys:     sys,
+		workers: workers,
+		log:     cfg.Logger,
 	}
 	sh.facts.stateCh = make(chan struct{})
 	sh.facts.closed = make(chan struct{})
-	sh.sched = newMailboxScheduler(sys, workers, &sh.conn)
+	sh.sched = newMailboxScheduler(sh)
 	sh.callbacks = newCallbackQueue(cfg.DispatchQueue, &sh.stats.CallbacksDropped)
 	if cfg.Roots != nil {
 		sh.actorOnly.roots = append([]rootEntry{}, cfg.Roots...)
