@@ -38,6 +38,7 @@ var cliOnly = []string{
 	"github.com/mcpengine/mcpengine/gateway",
 	"github.com/mcpengine/mcpengine/internal/loadgen",
 	"github.com/mcpengine/mcpengine/internal/oauthtest", // test support: _test.go files only
+	"github.com/mcpengine/mcpengine/internal/testkit",   // test support: _test.go files only
 }
 
 // tolerated are the cliOnly imports of a third-party package the engine

@@ -137,7 +137,7 @@ type SessionConfig struct {
 type Engine struct {
 	cfg      Config
 	system   *actor.ActorSystem
-	workers  *actors.Workers
+	workers  *actors.WorkerPool
 	registry *actors.Registry
 
 	mu       sync.Mutex
@@ -170,7 +170,7 @@ func New(cfg Config) *Engine {
 	e := &Engine{
 		cfg:      cfg,
 		system:   sys,
-		workers:  actors.NewWorkers(0, 0),
+		workers:  actors.NewWorkerPool(0, 0),
 		registry: actors.NewRegistry(sys),
 		sessions: map[string]*Session{},
 		eras:     actors.NewEraCache(),

@@ -10,20 +10,18 @@ import (
 	"github.com/mcpengine/mcpengine"
 	"github.com/mcpengine/mcpengine/demoserver"
 	"github.com/mcpengine/mcpengine/internal/proctest"
+	"github.com/mcpengine/mcpengine/internal/testkit"
+	"github.com/mcpengine/mcpengine/internal/testkit/engineserve"
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/supervisor"
 	"github.com/mcpengine/mcpengine/transport"
 	"github.com/mcpengine/mcpengine/transport/memory"
 )
 
-// fastBackoff keeps restart tests quick without changing what they prove.
-var fastBackoff = supervisor.Policy{Initial: 5 * time.Millisecond, Max: 50 * time.Millisecond}
-
-func testCtx(t *testing.T, d time.Duration) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	t.Cleanup(cancel)
-	return ctx
-}
+var (
+	fastBackoff = testkit.FastBackoff()
+	testCtx     = testkit.Ctx
+)
 
 // newEngine returns an engine closed at the end of the test.
 func newEngine(t *testing.T, cfg mcpengine.Config) *mcpengine.Engine {
@@ -50,7 +48,7 @@ func memoryDemo(t *testing.T, srv *demoserver.Server) transport.Dialer {
 // engineServe is the demo server as users run it: `engine serve` with the
 // given flags, a real subprocess speaking stdio.
 func engineServe(args ...string) mcpengine.ServerConfig {
-	return mcpengine.ServerConfig{Command: engineBin, Args: append([]string{"serve"}, args...)}
+	return engineserve.Config(engineBin, args...)
 }
 
 // servePID finds the pid of the one `engine serve` child of this test

@@ -1,13 +1,10 @@
 package mcpengine_test
 
 import (
-	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"testing"
 
-	"go.uber.org/goleak"
+	"github.com/mcpengine/mcpengine/internal/testkit"
 )
 
 // engineBin is the CLI, built once for the tests that drive the demo server
@@ -19,18 +16,5 @@ func TestMain(m *testing.M) {
 		serveCanned(era)
 		os.Exit(0)
 	}
-	dir, err := os.MkdirTemp("", "mcpengine-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	engineBin = filepath.Join(dir, "engine")
-	if out, err := exec.Command("go", "build", "-o", engineBin, "./cmd/engine").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building cmd/engine: %v\n%s", err, out)
-		os.Exit(1)
-	}
-	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
-		_ = os.RemoveAll(dir)
-		os.Exit(code)
-	}))
+	os.Exit(testkit.Main(m, testkit.MainOptions{EngineBin: &engineBin}))
 }

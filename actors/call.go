@@ -33,7 +33,7 @@ type Call struct {
 	MaxTotal time.Duration
 	// Progress, when set, makes the engine generate a progress token for
 	// this request and receive its notifications/progress, in order, on the
-	// session's dispatcher (never on the reader or the actor).
+	// session's callback queue (never on the reader or the actor).
 	Progress func(messages.ProgressParams)
 	// Header, when set, goes with the request as HTTP headers on a
 	// connection that sends them per request (transport.RequestHeaders:
@@ -55,7 +55,7 @@ type Call struct {
 	Err    error
 
 	// answered is set by finish, before done closes (which for a call with
-	// progress happens later, on the dispatcher); a caller reading its own
+	// progress happens later, on the callback queue); a caller reading its own
 	// answer (turns.go) watches it. readingOn is the connection reader that
 	// caller is blocked in, so that finish can interrupt it.
 	answered  atomic.Bool
@@ -94,13 +94,13 @@ func (c *Call) finish(a *sessionActor, result messages.RawMessage, err error) {
 	c.answered.Store(true)
 	c.interruptReader()
 	if c.Progress != nil && a != nil {
-		// Progress callbacks run on the session's dispatcher; waking the
+		// Progress callbacks run on the session's callback queue; waking the
 		// caller through it too means every progress notification that
 		// arrived before the answer has been delivered when Call returns.
 		// A full queue (a callback that never returns) must not strand the
 		// caller: then it wakes at once.
 		done := c.done
-		if a.sh.disp.post(func() { close(done) }) {
+		if a.sh.callbacks.post(func() { close(done) }) {
 			return
 		}
 	}

@@ -14,3 +14,15 @@ func TestCallStaysInThe240ByteSizeClass(t *testing.T) {
 		t.Fatalf("Call is %d bytes, over the 240-byte size class", size)
 	}
 }
+
+// TestPerSessionStructsStayInTheirSizeClasses: every session allocates one
+// Shared and one mailboxScheduler; a field more that crosses a size class
+// costs every idle session (BenchmarkIdleSessions' heap-bytes/session).
+func TestPerSessionStructsStayInTheirSizeClasses(t *testing.T) {
+	if size := unsafe.Sizeof(mailboxScheduler{}); size > 32 {
+		t.Errorf("mailboxScheduler is %d bytes, over the 32-byte size class", size)
+	}
+	if size := unsafe.Sizeof(Shared{}); size > 768 {
+		t.Errorf("Shared is %d bytes, over the 768-byte size class", size)
+	}
+}

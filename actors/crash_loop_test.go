@@ -52,7 +52,7 @@ func runCrashLoop(t *testing.T, policy supervisor.Policy, connections int32) (at
 	var dials atomic.Int32
 	blocked := make(chan struct{})
 	sys := NewSystem(nil)
-	workers := NewWorkers(0, 0)
+	workers := NewWorkerPool(0, 0)
 	reg := NewRegistry(sys)
 	defer func() {
 		reg.Stop()

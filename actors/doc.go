@@ -9,6 +9,13 @@
 // and handler goroutines all talk to it by posting the small messages
 // declared in messages.go.
 //
+// Every post goes through mailboxScheduler.post, which names the goroutine
+// that runs the batch it wakes (onCaller, onReader, onWorker;
+// mailbox_scheduler.go). Batches run on the engine's WorkerPool or on the
+// poster itself; user callbacks run on each session's callbackQueue. The
+// state a session keeps across actor instances (Shared) is grouped by who
+// writes it: facts, connSlots, watchers, actorOnly.
+//
 // This package is internal to the engine: it exports only what the root
 // package (github.com/mcpengine/mcpengine) needs, and its API carries no
 // compatibility promise; it may change in any release. Embedders use the

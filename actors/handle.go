@@ -12,7 +12,6 @@ import (
 type Handle struct {
 	sh  *Shared
 	pid *actor.PID
-	sys *actor.ActorSystem
 
 	closeOnce sync.Once
 	closeDone chan struct{}
@@ -22,18 +21,18 @@ type Handle struct {
 func (h *Handle) Shared() *Shared { return h.sh }
 
 // Post sends a request to the actor; the caller waits on c.Done(). If the
-// session is idle, the caller runs it (see sessionDispatcher).
-func (h *Handle) Post(c *Call) {
-	h.sh.callersPosting.Add(1)
-	h.sys.Root.Send(h.pid, c)
-	h.sh.callersPosting.Add(-1)
-}
+// session is idle, the caller runs the batch (onCaller).
+func (h *Handle) Post(c *Call) { h.sh.sched.post(h.pid, c, onCaller) }
+
+// post sends the actor a message whose batch, if it wakes one, runs on a
+// worker: the caller does not wait for it.
+func (h *Handle) post(m any) { h.sh.sched.post(h.pid, m, onWorker) }
 
 // Send posts c and, when the connection's turn to read is free, reads
 // frames on the caller's goroutine until c is answered or ctx ends (see
 // turns.go). Either way the caller then waits on c.Done().
 func (h *Handle) Send(ctx context.Context, c *Call) {
-	r := h.sh.reader.Load()
+	r := h.sh.conn.reader.Load()
 	reading := r != nil && r.reserve()
 	h.Post(c)
 	if reading {
@@ -43,24 +42,24 @@ func (h *Handle) Send(ctx context.Context, c *Call) {
 
 // PostNotify sends a notification to the actor; n.Done() closes once it
 // was queued for writing.
-func (h *Handle) PostNotify(n *Notify) { h.sys.Root.Send(h.pid, n) }
+func (h *Handle) PostNotify(n *Notify) { h.post(n) }
 
 // Cancel forgets c and, if it was sent, sends notifications/cancelled.
 func (h *Handle) Cancel(c *Call, reason error) {
-	h.sys.Root.Send(h.pid, &cancelCall{call: c, reason: reason})
+	h.post(&cancelCall{call: c, reason: reason})
 }
 
 // SetRoots replaces the roots answered to roots/list and notifies the server.
-func (h *Handle) SetRoots(roots []rootEntry) { h.sys.Root.Send(h.pid, &setRoots{roots: roots}) }
+func (h *Handle) SetRoots(roots []rootEntry) { h.post(&setRoots{roots: roots}) }
 
 // TrackSubscription records (on) or forgets a resource subscription so it
 // is replayed after reconnects.
 func (h *Handle) TrackSubscription(uri string, on bool) {
-	h.sys.Root.Send(h.pid, &trackSubscription{uri: uri, on: on})
+	h.post(&trackSubscription{uri: uri, on: on})
 }
 
 // TrackLogLevel records the log level to replay after reconnects.
-func (h *Handle) TrackLogLevel(level string) { h.sys.Root.Send(h.pid, &trackLogLevel{level: level}) }
+func (h *Handle) TrackLogLevel(level string) { h.post(&trackLogLevel{level: level}) }
 
 // Close closes the session: pending and queued calls fail with
 // ErrSessionClosed, the transport shuts down within ctx, the actor stops,
@@ -68,7 +67,7 @@ func (h *Handle) TrackLogLevel(level string) { h.sys.Root.Send(h.pid, &trackLogL
 func (h *Handle) Close(ctx context.Context) error {
 	h.closeOnce.Do(func() {
 		h.closeDone = make(chan struct{})
-		h.sys.Root.Send(h.pid, &closeSession{ctx: ctx, done: h.closeDone})
+		h.post(&closeSession{ctx: ctx, done: h.closeDone})
 	})
 	select {
 	case <-h.closeDone:
@@ -94,4 +93,4 @@ func (h *Handle) WaitClosed() {
 // RefreshListen tells a 2026-07-28 session that the embedder's interest
 // changed (a notification handler added or removed): its listen is opened,
 // replaced or closed to match.
-func (h *Handle) RefreshListen() { h.sys.Root.Send(h.pid, &refreshListen{}) }
+func (h *Handle) RefreshListen() { h.post(&refreshListen{}) }

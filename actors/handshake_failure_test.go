@@ -73,7 +73,7 @@ func TestConnectionLostDuringInitializeIsHandledOnce(t *testing.T) {
 	require.NoError(t, err)
 
 	sys := NewSystem(nil)
-	workers := NewWorkers(0, 0)
+	workers := NewWorkerPool(0, 0)
 	reg := NewRegistry(sys)
 	defer func() {
 		reg.Stop()

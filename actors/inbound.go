@@ -136,12 +136,12 @@ func (a *sessionActor) onProgress(msg *messages.Message) {
 		}
 	}
 	if c.Span != nil {
-		// Here, not on the dispatcher: the answer may end the span before
-		// the dispatcher gets to the callback.
+		// Here, not on the callback queue: the answer may end the span before
+		// the queue gets to the callback.
 		c.Span.Progress(p)
 	}
 	fn := c.Progress
-	a.sh.disp.post(func() { fn(p) })
+	a.sh.callbacks.post(func() { fn(p) })
 }
 
 // onServerRequest answers what the engine can answer itself (ping,
@@ -157,8 +157,8 @@ func (a *sessionActor) onServerRequest(msg *messages.Message) {
 			a.runHandler(msg, h)
 			return
 		}
-		if a.sh.roots != nil {
-			a.reply(msg.ID, &messages.ListRootsResult{Roots: a.sh.roots}, nil)
+		if a.sh.actorOnly.roots != nil {
+			a.reply(msg.ID, &messages.ListRootsResult{Roots: a.sh.actorOnly.roots}, nil)
 			return
 		}
 	case messages.MethodSamplingCreateMessage:
@@ -199,7 +199,7 @@ func (a *sessionActor) runHandler(msg *messages.Message, h ServerRequestHandler)
 // cancel, if not nil, is called once h returned.
 func (a *sessionActor) handleOffActor(ctx context.Context, cancel context.CancelFunc, method string, params messages.RawMessage, h ServerRequestHandler, reply *serverReplyReady) {
 	reply.method = method
-	sys, self := a.sh.sys, a.self
+	sched, self := a.sh.sched, a.self
 	tel, peer := a.sh.cfg.Telemetry, a.sh.cfg.Peer
 	version := ""
 	if n := a.sh.Negotiated(); n != nil {
@@ -218,7 +218,7 @@ func (a *sessionActor) handleOffActor(ctx context.Context, cancel context.Cancel
 		ctx, span := tel.StartInbound(ctx, peer, version, method, params)
 		reply.result, reply.err = safeHandle(ctx, h, params)
 		span.End(reply.err)
-		sys.Root.Send(self, reply)
+		sched.post(self, reply, onWorker)
 	}()
 }
 
@@ -269,10 +269,10 @@ func (a *sessionActor) reply(id messages.ID, result any, err error) {
 }
 
 func (a *sessionActor) onSetRoots(m *setRoots) {
-	a.sh.roots = append([]rootEntry{}, m.roots...)
+	a.sh.actorOnly.roots = append([]rootEntry{}, m.roots...)
 	// The stateless era has no client notifications: a server asks for
 	// roots in each request's input requests instead.
-	if neg := a.sh.negotiated.Load(); a.state == StateReady && (neg == nil || !neg.Modern()) {
+	if neg := a.sh.facts.negotiated.Load(); a.state == StateReady && (neg == nil || !neg.Modern()) {
 		a.writeNotification(messages.NotificationRootsListChanged, nil)
 	}
 }

@@ -75,6 +75,6 @@ func (a *sessionActor) inputRequired(c *Call, result messages.RawMessage) bool {
 	if c.onDone != nil {
 		return false
 	}
-	neg := a.sh.negotiated.Load()
+	neg := a.sh.facts.negotiated.Load()
 	return neg != nil && neg.Modern() && messages.IsInputRequired(result)
 }

@@ -135,8 +135,8 @@ func (a *sessionActor) inputHandler(method string) (ServerRequestHandler, messag
 		h = cfg.Elicitation
 	case messages.MethodRootsList:
 		h = cfg.RootsHandler
-		if h == nil && a.sh.roots != nil {
-			raw, err := messages.Marshal(&messages.ListRootsResult{Roots: a.sh.roots})
+		if h == nil && a.sh.actorOnly.roots != nil {
+			raw, err := messages.Marshal(&messages.ListRootsResult{Roots: a.sh.actorOnly.roots})
 			return nil, raw, err
 		}
 	}

@@ -16,14 +16,14 @@ import (
 // startConnecting begins a new epoch: dial in a goroutine (a subprocess
 // start or, later, an HTTP round trip must never block Receive).
 func (a *sessionActor) startConnecting() {
-	a.sh.epoch++
-	epoch := a.sh.epoch
+	a.sh.actorOnly.epoch++
+	epoch := a.sh.actorOnly.epoch
 	a.setState(StateConnecting, nil)
 	a.endBackoff(nil)
 	a.connectSpan = a.sh.cfg.Telemetry.StartPhase(telemetry.SpanConnect, a.sh.cfg.Peer)
 	dctx, cancel := context.WithTimeout(context.Background(), a.sh.cfg.InitTimeout)
 	a.dialCancel = cancel
-	dialer, sys, self := a.sh.cfg.Dialer, a.sh.sys, a.self
+	dialer, sched, self := a.sh.cfg.Dialer, a.sh.sched, a.self
 	a.sh.background.Add(1)
 	sh := a.sh
 	// Owner: the session actor. Exits when Dial returns (bounded by the
@@ -33,8 +33,8 @@ func (a *sessionActor) startConnecting() {
 		defer sh.background.Done()
 		conn, err := dialer.Dial(dctx)
 		m := &dialed{epoch: epoch, conn: conn, err: err, taken: make(chan bool, 1)}
-		sys.Root.Send(self, m)
-		if conn != nil && !dialTaken(m, sh.closed) {
+		sched.post(self, m, onWorker)
+		if conn != nil && !dialTaken(m, sh.facts.closed) {
 			closeRefused(conn)
 		}
 	}()
@@ -43,7 +43,7 @@ func (a *sessionActor) startConnecting() {
 // dialTaken waits for the session's answer to a dialed connection. A
 // session that closed meanwhile may have stopped before reading the
 // message, which then never gets an answer; it answers before closing
-// sh.closed when it took the connection, and after closing it never does.
+// sh.facts.closed when it took the connection, and after closing it never does.
 func dialTaken(m *dialed, closed <-chan struct{}) bool {
 	select {
 	case taken := <-m.taken:
@@ -72,7 +72,7 @@ func (a *sessionActor) onDialed(ctx actor.Context, m *dialed) {
 		a.dialCancel()
 		a.dialCancel = nil
 	}
-	if m.epoch != a.sh.epoch || a.state != StateConnecting {
+	if m.epoch != a.sh.actorOnly.epoch || a.state != StateConnecting {
 		// A dial that finished after Close or a newer attempt: its
 		// goroutine closes the connection.
 		m.taken <- false
@@ -87,18 +87,18 @@ func (a *sessionActor) onDialed(ctx actor.Context, m *dialed) {
 		return
 	}
 	c := &connection{epoch: m.epoch, conn: m.conn}
-	sys, self, epoch := a.sh.sys, a.self, m.epoch
-	c.writer = newWriter(m.conn, func(err error) { sys.Root.Send(self, &connFailed{epoch: epoch, err: err}) })
+	sched, self, epoch := a.sh.sched, a.self, m.epoch
+	c.writer = newWriter(m.conn, func(err error) { sched.post(self, &connFailed{epoch: epoch, err: err}, onWorker) })
 	a.conn = c
-	a.sh.writer.Store(c.writer)
+	a.sh.conn.writer.Store(c.writer)
 	if pc, ok := m.conn.(transport.PushConn); ok {
 		// No reader goroutine: the transport calls back, and stops doing so
 		// before its Close returns.
-		startPush(sys, self, epoch, pc, a.sh)
+		startPush(self, epoch, pc, a.sh)
 	} else {
-		c.reader = newConnReader(sys, self, epoch, m.conn, a.sh)
+		c.reader = newConnReader(self, epoch, m.conn, a.sh)
 		if c.reader.intr != nil {
-			a.sh.reader.Store(c.reader)
+			a.sh.conn.reader.Store(c.reader)
 		}
 		// Owner: the session actor's connection. Exits when ReadFrame
 		// fails, which Close of the connection guarantees (closeInBackground
@@ -147,7 +147,7 @@ func (a *sessionActor) beginHandshake() {
 
 func (a *sessionActor) becomeReady(neg Negotiated) {
 	neg.TransportSessionID = a.transportSessionID()
-	a.sh.negotiated.Store(&neg)
+	a.sh.facts.negotiated.Store(&neg)
 	// The restarter is not reset here: a server that dies right after its
 	// handshake would be respawned at the first delay forever. It starts
 	// over only when a connection stayed ready long enough
@@ -177,7 +177,7 @@ func (a *sessionActor) becomeReady(neg Negotiated) {
 // replaySessionState re-sends what the server forgot with the old
 // connection: resource subscriptions and the log level.
 func (a *sessionActor) replaySessionState() {
-	if neg := a.sh.negotiated.Load(); neg != nil && neg.Modern() {
+	if neg := a.sh.facts.negotiated.Load(); neg != nil && neg.Modern() {
 		return // the stateless era has neither subscribe nor setLevel
 	}
 	logFailure := func(what string) func(*sessionActor, messages.RawMessage, error) {
@@ -187,14 +187,14 @@ func (a *sessionActor) replaySessionState() {
 			}
 		}
 	}
-	for uri := range a.sh.subscriptions {
+	for uri := range a.sh.actorOnly.subscriptions {
 		raw, _ := messages.Marshal(&messages.SubscribeParams{URI: uri})
 		c := NewCall(messages.MethodResourcesSubscribe, raw)
 		c.onDone = logFailure("subscribe " + uri)
 		a.transmit(c)
 	}
-	if a.sh.logLevel != "" {
-		raw, _ := messages.Marshal(&messages.SetLevelParams{Level: messages.LoggingLevel(a.sh.logLevel)})
+	if a.sh.actorOnly.logLevel != "" {
+		raw, _ := messages.Marshal(&messages.SetLevelParams{Level: messages.LoggingLevel(a.sh.actorOnly.logLevel)})
 		c := NewCall(messages.MethodLoggingSetLevel, raw)
 		c.onDone = logFailure("logging/setLevel")
 		a.transmit(c)
@@ -239,14 +239,14 @@ func (a *sessionActor) retryLater(err error) {
 	a.sh.stats.Restarts.Add(1)
 	a.backoffSpan = a.sh.cfg.Telemetry.Backoff(a.sh.cfg.Peer, err, a.restarter.Attempts(), delay)
 	a.setState(StateBackoff, err)
-	epoch := a.sh.epoch
-	sys, self := a.sh.sys, a.self
+	epoch := a.sh.actorOnly.epoch
+	sched, self := a.sh.sched, a.self
 	if a.retryTimer != nil {
 		a.retryTimer.Stop()
 	}
 	// time.AfterFunc starts no goroutine until it fires; it then only posts
 	// a message, so the actor never sleeps.
-	a.retryTimer = time.AfterFunc(delay, func() { sys.Root.Send(self, &retryNow{epoch: epoch}) })
+	a.retryTimer = time.AfterFunc(delay, func() { sched.post(self, &retryNow{epoch: epoch}, onWorker) })
 }
 
 // dropConnection forgets the current connection, cancels the handlers of
@@ -265,7 +265,7 @@ func (a *sessionActor) dropConnection(bound context.Context) {
 	}
 	a.conn = nil
 	if c.reader != nil {
-		a.sh.reader.CompareAndSwap(c.reader, nil)
+		a.sh.conn.reader.CompareAndSwap(c.reader, nil)
 	}
 	a.closeInBackground(c, bound)
 }
@@ -283,7 +283,7 @@ func (a *sessionActor) closeInBackground(c *connection, bound context.Context) {
 		}
 		_ = c.conn.Close(ctx)
 		if c.writer != nil {
-			a.sh.writer.CompareAndSwap(c.writer, nil)
+			a.sh.conn.writer.CompareAndSwap(c.writer, nil)
 		}
 		if c.reader != nil {
 			<-c.reader.done
@@ -298,9 +298,9 @@ func (a *sessionActor) closeForGood(cause error) {
 	a.stopTimers()
 	a.sessionEnded(cause)
 	a.endPhases(cause)
-	a.sh.closeErr = cause
+	a.sh.facts.closeErr = cause
 	a.failInFlight(&ClosedError{Cause: cause})
 	a.failQueue(&ClosedError{Cause: cause})
 	a.setState(StateClosed, cause)
-	close(a.sh.closed)
+	close(a.sh.facts.closed)
 }

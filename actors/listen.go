@@ -135,15 +135,15 @@ type listenState struct {
 // when it asked for nothing.
 func (a *sessionActor) listenWanted(neg *Negotiated) messages.SubscriptionFilter {
 	var f messages.SubscriptionFilter
-	if a.sh.hasNotifyers.Load() {
+	if a.sh.watchers.hasNotify.Load() {
 		caps := neg.Capabilities
 		f.ToolsListChanged = caps.Tools != nil && caps.Tools.ListChanged
 		f.PromptsListChanged = caps.Prompts != nil && caps.Prompts.ListChanged
 		f.ResourcesListChanged = caps.Resources != nil && caps.Resources.ListChanged
 	}
-	if len(a.sh.subscriptions) > 0 {
-		f.ResourceSubscriptions = make([]string, 0, len(a.sh.subscriptions))
-		for uri := range a.sh.subscriptions {
+	if len(a.sh.actorOnly.subscriptions) > 0 {
+		f.ResourceSubscriptions = make([]string, 0, len(a.sh.actorOnly.subscriptions))
+		for uri := range a.sh.actorOnly.subscriptions {
 			f.ResourceSubscriptions = append(f.ResourceSubscriptions, uri)
 		}
 		slices.Sort(f.ResourceSubscriptions)
@@ -159,7 +159,7 @@ func sameFilter(a, b *messages.SubscriptionFilter) bool {
 // refreshListen opens, replaces or closes the listen so that it matches
 // what the embedder asks for. A no-op outside a ready 2026-07-28 session.
 func (a *sessionActor) refreshListen() {
-	neg := a.sh.negotiated.Load()
+	neg := a.sh.facts.negotiated.Load()
 	if a.state != StateReady || a.conn == nil || neg == nil || !neg.Modern() {
 		return
 	}
@@ -247,10 +247,10 @@ func (a *sessionActor) listenDone(c *Call, err error) {
 		l.failures++
 		delay := supervisor.Delay(a.sh.cfg.Backoff, l.failures-1, rand.Float64())
 		l.gen++
-		gen, sys, self := l.gen, a.sh.sys, a.self
+		gen, sched, self := l.gen, a.sh.sched, a.self
 		// time.AfterFunc starts no goroutine until it fires; it then only
 		// posts a message.
-		l.timer = time.AfterFunc(delay, func() { sys.Root.Send(self, &listenRetry{gen: gen}) })
+		l.timer = time.AfterFunc(delay, func() { sched.post(self, &listenRetry{gen: gen}, onWorker) })
 	}
 }
 

@@ -13,19 +13,20 @@ import (
 // goroutine of each request reads its own answer), so the session holds no
 // reader goroutine while idle. Frames may arrive from several goroutines at
 // once; they take the same decode-and-post path as the read loop's.
-func startPush(sys *actor.ActorSystem, session *actor.PID, epoch uint64, conn transport.PushConn, sh *Shared) {
+func startPush(session *actor.PID, epoch uint64, conn transport.PushConn, sh *Shared) {
 	conn.Start(
-		func(frame []byte) { deliverFrame(sys, session, epoch, sh, frame, false) },
-		func(err error) { sys.Root.Send(session, &connFailed{epoch: epoch, err: err}) },
+		func(frame []byte) { deliverFrame(session, epoch, sh, frame, onWorker) },
+		func(err error) { sh.sched.post(session, &connFailed{epoch: epoch, err: err}, onWorker) },
 	)
 }
 
 // deliverFrame decodes one received frame off the actor and posts its valid
 // messages to the session tagged with the connection's epoch; invalid
-// frames are logged, counted and dropped. inline lets the session run the
-// batch on this goroutine when its mailbox is idle; only the holder of a
-// pull connection's turn to read (turns.go) may ask for that.
-func deliverFrame(sys *actor.ActorSystem, session *actor.PID, epoch uint64, sh *Shared, frame []byte, inline bool) {
+// frames are logged, counted and dropped. by runs the batch the frame
+// wakes: onReader for the holder of a pull connection's turn to read
+// (turns.go), onWorker for a push connection's callbacks (a POST's
+// goroutine, which must not be held by the session's work).
+func deliverFrame(session *actor.PID, epoch uint64, sh *Shared, frame []byte, by runner) {
 	sh.stats.FramesIn.Add(1)
 	// The transport hands over a frame nobody else holds, so the decoded
 	// messages may alias it instead of copying their raw members.
@@ -50,16 +51,10 @@ func deliverFrame(sys *actor.ActorSystem, session *actor.PID, epoch uint64, sh *
 	if len(msgs) == 0 && broken == nil {
 		return
 	}
-	if inline {
-		sh.readerPosting.Store(true)
-	}
 	if len(msgs) > 0 {
-		sys.Root.Send(session, in)
+		sh.sched.post(session, in, by)
 	}
 	if broken != nil {
-		sys.Root.Send(session, broken)
-	}
-	if inline {
-		sh.readerPosting.Store(false)
+		sh.sched.post(session, broken, by)
 	}
 }

@@ -87,7 +87,7 @@ func (r *Registry) Spawn(ctx context.Context, sh *Shared) (*Handle, error) {
 		if res.err != nil {
 			return nil, res.err
 		}
-		return &Handle{sh: sh, pid: res.pid, sys: r.sys}, nil
+		return &Handle{sh: sh, pid: res.pid}, nil
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}

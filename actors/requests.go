@@ -17,7 +17,7 @@ func (a *sessionActor) onCall(_ actor.Context, c *Call) {
 	case StateReady:
 		a.transmit(c)
 	case StateClosed:
-		c.finish(a, nil, &ClosedError{Cause: a.sh.closeErr})
+		c.finish(a, nil, &ClosedError{Cause: a.sh.facts.closeErr})
 	default:
 		if c.FailFast {
 			c.finish(a, nil, ErrNotReady)
@@ -75,7 +75,7 @@ func (a *sessionActor) transmit(c *Call) {
 	// actor's own requests (the handshake's) come with theirs in Params.
 	var meta *messages.RequestMeta
 	if c.onDone == nil {
-		if neg := a.sh.negotiated.Load(); neg != nil {
+		if neg := a.sh.facts.negotiated.Load(); neg != nil {
 			if err := checkCapability(c.Method, neg); err != nil {
 				c.finish(a, nil, err)
 				return
@@ -87,7 +87,7 @@ func (a *sessionActor) transmit(c *Call) {
 			return
 		}
 	} else if c.Method == messages.MethodSubscriptionsListen {
-		meta = a.sh.negotiated.Load().RequestMeta // the actor's own, in a ready modern session
+		meta = a.sh.facts.negotiated.Load().RequestMeta // the actor's own, in a ready modern session
 	}
 	now := time.Now()
 	if !c.Deadline.IsZero() && !now.Before(c.Deadline) {
@@ -146,7 +146,7 @@ func (a *sessionActor) publishPending() {
 	if a.listenID != 0 {
 		n--
 	}
-	a.sh.pendingCalls.Store(int32(n))
+	a.sh.conn.pendingCalls.Store(int32(n))
 }
 
 // write queues one frame for the writer.
@@ -244,8 +244,8 @@ func (a *sessionActor) armSweep(t time.Time) {
 	a.sweepAt = t
 	d := time.Until(t)
 	if a.sweepTimer == nil {
-		sys, self := a.sh.sys, a.self
-		a.sweepTimer = time.AfterFunc(d, func() { sys.Root.Send(self, &sweepDue{}) })
+		sched, self := a.sh.sched, a.self
+		a.sweepTimer = time.AfterFunc(d, func() { sched.post(self, &sweepDue{}, onWorker) })
 		return
 	}
 	a.sweepTimer.Reset(d)

@@ -79,7 +79,7 @@ func newSessionProps(sh *Shared) *actor.Props {
 			pending:   map[int64]*Call{},
 			restarter: supervisor.NewRestarter(sh.cfg.Backoff, sh.cfg.MaxBudgetedRetries, nil),
 		}
-	}, actor.WithDispatcher(newSessionDispatcher(sh.workers, sh)))
+	}, actor.WithDispatcher(sh.sched))
 }
 
 // Receive is the actor's single entry point; each case is one message kind
@@ -105,7 +105,7 @@ func (a *sessionActor) Receive(ctx actor.Context) {
 	case *dialed:
 		a.onDialed(ctx, m)
 	case *retryNow:
-		if a.state == StateBackoff && m.epoch == a.sh.epoch {
+		if a.state == StateBackoff && m.epoch == a.sh.actorOnly.epoch {
 			a.startConnecting()
 		}
 	case *serverReplyReady:
@@ -114,12 +114,12 @@ func (a *sessionActor) Receive(ctx actor.Context) {
 		a.onSetRoots(m)
 	case *trackSubscription:
 		if m.on {
-			if a.sh.subscriptions == nil {
-				a.sh.subscriptions = map[string]struct{}{}
+			if a.sh.actorOnly.subscriptions == nil {
+				a.sh.actorOnly.subscriptions = map[string]struct{}{}
 			}
-			a.sh.subscriptions[m.uri] = struct{}{}
+			a.sh.actorOnly.subscriptions[m.uri] = struct{}{}
 		} else {
-			delete(a.sh.subscriptions, m.uri)
+			delete(a.sh.actorOnly.subscriptions, m.uri)
 		}
 		a.tellConnection()
 		a.refreshListen()
@@ -129,12 +129,12 @@ func (a *sessionActor) Receive(ctx actor.Context) {
 	case *listenRetry:
 		a.onListenRetry(m)
 	case *trackLogLevel:
-		a.sh.logLevel = m.level
+		a.sh.actorOnly.logLevel = m.level
 	case *closeSession:
 		a.onClose(ctx, m)
 	case *actor.Started:
 		a.self = ctx.Self()
-		a.state = State(a.sh.state.Load())
+		a.state = State(a.sh.facts.state.Load())
 		a.startConnecting()
 	case *actor.Restarting:
 		// The old instance, after a panic: nobody may be left waiting on

@@ -38,8 +38,8 @@ func (a *sessionActor) tellConnection() {
 // notification nobody handles would be dropped on arrival, and an HTTP
 // session that listens holds a stream, a descriptor and a goroutine.
 func (a *sessionActor) hasSomethingToListenFor() bool {
-	if len(a.sh.subscriptions) > 0 || a.sh.hasNotifyers.Load() {
+	if len(a.sh.actorOnly.subscriptions) > 0 || a.sh.watchers.hasNotify.Load() {
 		return true
 	}
-	return a.sh.cfg.Sampling != nil || a.sh.cfg.Elicitation != nil || a.sh.roots != nil || a.sh.cfg.RootsHandler != nil
+	return a.sh.cfg.Sampling != nil || a.sh.cfg.Elicitation != nil || a.sh.actorOnly.roots != nil || a.sh.cfg.RootsHandler != nil
 }

@@ -8,18 +8,46 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 )
 
-// Shared is the part of a session that outlives any one actor instance: the
-// configuration a restarted actor is rebuilt from, the facts callers read
-// without a round trip (state, negotiated version, stats), and the
-// subscriber lists. Fields marked "actor only" are touched exclusively by
-// the current session actor instance.
+// Shared is the part of a session that outlives any one actor instance.
+// Its fields are grouped by who may write them, so that the type says who
+// touches what:
+//
+//   - set by NewShared, read-only after: name, cfg, sys, workers, log,
+//     sched, callbacks;
+//   - facts: written by the session actor, read by anyone;
+//   - conn: the current connection's writer and reader and the pending
+//     count, published by the session actor for the mailbox scheduler and
+//     the connection's readers;
+//   - watchers: anyone, under its mutex;
+//   - actorOnly: the current session actor instance only; survives panic
+//     restarts;
+//   - stats, listen, background: safe for any goroutine by their own types.
 type Shared struct {
 	name    string
 	cfg     SessionConfig
 	sys     *actor.ActorSystem
-	workers *Workers
+	workers *WorkerPool
 	log     *slog.Logger
+	// sched is the session mailbox's dispatcher and the one way to post to
+	// the session (post says who runs the batch it wakes).
+	sched     *mailboxScheduler
+	callbacks *callbackQueue
 
+	facts     facts
+	conn      connSlots
+	watchers  watchers
+	actorOnly actorOnly
+
+	stats  Stats
+	listen listenShared // the 2026-07-28 listen stream's status (listen.go)
+	// background goroutines that close dead connections or run handlers;
+	// Close waits for them.
+	background sync.WaitGroup
+}
+
+// facts are what callers read without a round trip. Only the session actor
+// writes them.
+type facts struct {
 	state      atomic.Int32
 	stateMu    sync.Mutex
 	stateCh    chan struct{} // closed and replaced on every change
@@ -27,39 +55,25 @@ type Shared struct {
 	negotiated atomic.Pointer[Negotiated]
 	closed     chan struct{} // closed once the session is closed for good
 	closeErr   error         // set before closed is closed
+}
 
-	stats Stats
-	disp  *dispatcher
-
-	watchMu      sync.Mutex
-	nextWatch    int
-	notifyWatch  map[int]func(Notification)
-	stateWatch   map[int]func(StateChange)
-	hasNotifyers atomic.Bool
-
-	// background goroutines that close dead connections or run handlers;
-	// Close waits for them.
-	background sync.WaitGroup
-
-	// writer of the current connection, for the session dispatcher's
-	// flush after each batch (set and cleared by the actor).
+// connSlots publish the current connection's parts to the goroutines that
+// act on it outside the actor. Only the session actor stores them.
+type connSlots struct {
+	// writer is read by the mailbox scheduler, to write what a batch
+	// queued.
 	writer atomic.Pointer[writer]
-	// readerPosting is set by the reader around its Send of a frame, so
-	// that the session dispatcher lets it run the batch itself.
-	readerPosting atomic.Bool
-	// callersPosting counts callers inside Handle.Post: a mailbox woken by
-	// one of them runs on that caller (sessionDispatcher).
-	callersPosting atomic.Int32
-	// reader of the current connection when its reads can be taken in
-	// turns (turns.go); set and cleared by the actor.
+	// reader is read by callers (Handle.Send), to take the turn to read,
+	// when the connection's reads can be taken in turns (turns.go).
 	reader atomic.Pointer[connReader]
-	// pendingCalls is len(pending), published by the actor for the turn
-	// decisions of the connection's readers.
+	// pendingCalls is len(pending), read by the connection's readers for
+	// their turn decisions.
 	pendingCalls atomic.Int32
-	// listen is the 2026-07-28 listen stream's status (listen.go).
-	listen listenShared
+}
 
-	// actor only: survives panic restarts.
+// actorOnly is touched by the current session actor instance only; it
+// lives in Shared so that a panic restart keeps it.
+type actorOnly struct {
 	epoch         uint64
 	roots         []rootEntry
 	subscriptions map[string]struct{}
@@ -102,7 +116,7 @@ type Stats struct {
 
 // NewShared prepares a session's shared state. cfg gets its defaults here.
 // workers runs the session's mailbox and writer.
-func NewShared(sys *actor.ActorSystem, workers *Workers, cfg SessionConfig) *Shared {
+func NewShared(sys *actor.ActorSystem, workers *WorkerPool, cfg SessionConfig) *Shared {
 	cfg.withDefaults()
 	sh := &Shared{
 		name:    cfg.Name,
@@ -110,12 +124,13 @@ func NewShared(sys *actor.ActorSystem, workers *Workers, cfg SessionConfig) *Sha
 		sys:     sys,
 		workers: workers,
 		log:     cfg.Logger,
-		stateCh: make(chan struct{}),
-		closed:  make(chan struct{}),
 	}
-	sh.disp = newDispatcher(cfg.DispatchQueue, &sh.stats.CallbacksDropped)
+	sh.facts.stateCh = make(chan struct{})
+	sh.facts.closed = make(chan struct{})
+	sh.sched = newMailboxScheduler(sh)
+	sh.callbacks = newCallbackQueue(cfg.DispatchQueue, &sh.stats.CallbacksDropped)
 	if cfg.Roots != nil {
-		sh.roots = append([]rootEntry{}, cfg.Roots...)
+		sh.actorOnly.roots = append([]rootEntry{}, cfg.Roots...)
 	}
 	return sh
 }
@@ -124,124 +139,37 @@ func NewShared(sys *actor.ActorSystem, workers *Workers, cfg SessionConfig) *Sha
 func (sh *Shared) Name() string { return sh.name }
 
 // State is the current state.
-func (sh *Shared) State() State { return State(sh.state.Load()) }
+func (sh *Shared) State() State { return State(sh.facts.state.Load()) }
 
 // StateChanged returns a channel closed at the next state change.
 func (sh *Shared) StateChanged() <-chan struct{} {
-	sh.stateMu.Lock()
-	defer sh.stateMu.Unlock()
-	return sh.stateCh
+	sh.facts.stateMu.Lock()
+	defer sh.facts.stateMu.Unlock()
+	return sh.facts.stateCh
 }
 
 // LastError is the most recent connection failure (nil if none).
 func (sh *Shared) LastError() error {
-	if b := sh.lastErr.Load(); b != nil {
+	if b := sh.facts.lastErr.Load(); b != nil {
 		return b.err
 	}
 	return nil
 }
 
 // Negotiated is what the last handshake learned (nil before the first).
-func (sh *Shared) Negotiated() *Negotiated { return sh.negotiated.Load() }
+func (sh *Shared) Negotiated() *Negotiated { return sh.facts.negotiated.Load() }
 
 // Closed is closed once the session is closed for good.
-func (sh *Shared) Closed() <-chan struct{} { return sh.closed }
+func (sh *Shared) Closed() <-chan struct{} { return sh.facts.closed }
 
 // CloseErr is why the session closed (nil when Close was called). Valid
 // once Closed() is closed.
-func (sh *Shared) CloseErr() error { return sh.closeErr }
+func (sh *Shared) CloseErr() error { return sh.facts.closeErr }
 
 // Stats returns the live counters.
 func (sh *Shared) Stats() *Stats { return &sh.stats }
 
-// WatchNotifications registers fn for every server notification other than
-// progress; it runs on the session's dispatcher. The returned func removes it.
-func (sh *Shared) WatchNotifications(fn func(Notification)) func() {
-	sh.watchMu.Lock()
-	id := sh.nextWatch
-	sh.nextWatch++
-	if sh.notifyWatch == nil {
-		sh.notifyWatch = map[int]func(Notification){}
-	}
-	sh.notifyWatch[id] = fn
-	sh.hasNotifyers.Store(true)
-	sh.watchMu.Unlock()
-	return func() {
-		sh.watchMu.Lock()
-		delete(sh.notifyWatch, id)
-		sh.hasNotifyers.Store(len(sh.notifyWatch) > 0)
-		sh.watchMu.Unlock()
-	}
-}
-
-// WatchState registers fn for every state change, in order, on the
-// session's dispatcher. The returned func removes it.
-func (sh *Shared) WatchState(fn func(StateChange)) func() {
-	sh.watchMu.Lock()
-	id := sh.nextWatch
-	sh.nextWatch++
-	if sh.stateWatch == nil {
-		sh.stateWatch = map[int]func(StateChange){}
-	}
-	sh.stateWatch[id] = fn
-	sh.watchMu.Unlock()
-	return func() {
-		sh.watchMu.Lock()
-		delete(sh.stateWatch, id)
-		sh.watchMu.Unlock()
-	}
-}
-
-func (sh *Shared) publishState(ch StateChange) {
-	sh.state.Store(int32(ch.To))
-	if ch.Err != nil {
-		sh.lastErr.Store(&errBox{ch.Err})
-	}
-	sh.stateMu.Lock()
-	close(sh.stateCh)
-	sh.stateCh = make(chan struct{})
-	sh.stateMu.Unlock()
-
-	sh.watchMu.Lock()
-	if len(sh.stateWatch) == 0 {
-		sh.watchMu.Unlock()
-		return
-	}
-	fns := make([]func(StateChange), 0, len(sh.stateWatch))
-	for _, fn := range sh.stateWatch {
-		fns = append(fns, fn)
-	}
-	sh.watchMu.Unlock()
-	if len(fns) > 0 {
-		sh.disp.post(func() {
-			for _, fn := range fns {
-				fn(ch)
-			}
-		})
-	}
-}
-
-func (sh *Shared) deliverNotification(n Notification) {
-	if tap := sh.cfg.NotificationTap; tap != nil {
-		tap(n)
-	}
-	if !sh.hasNotifyers.Load() {
-		return
-	}
-	sh.watchMu.Lock()
-	fns := make([]func(Notification), 0, len(sh.notifyWatch))
-	for _, fn := range sh.notifyWatch {
-		fns = append(fns, fn)
-	}
-	sh.watchMu.Unlock()
-	sh.disp.post(func() {
-		for _, fn := range fns {
-			fn(n)
-		}
-	})
-}
-
-// WaitIdle waits for the dispatcher and background goroutines to finish,
+// WaitIdle waits for the callback queue and background goroutines to finish,
 // or for stop.
 func (sh *Shared) WaitIdle(stop <-chan struct{}) {
 	done := make(chan struct{})
@@ -255,5 +183,5 @@ func (sh *Shared) WaitIdle(stop <-chan struct{}) {
 	case <-done:
 	case <-stop:
 	}
-	sh.disp.wait(stop)
+	sh.callbacks.wait(stop)
 }

@@ -44,6 +44,6 @@ type StateChange struct {
 	// that dies sooner does not start the count over).
 	Attempt int
 	// At is when the session changed state (callbacks run later, on the
-	// session's dispatcher).
+	// session's callback queue).
 	At time.Time
 }

@@ -38,7 +38,7 @@ func startSession(t *testing.T, cfg SessionConfig) (*Handle, func()) {
 	}
 	cfg.Backoff = supervisor.Policy{Initial: time.Millisecond, Max: 10 * time.Millisecond}
 	sys := NewSystem(nil)
-	workers := NewWorkers(0, 0)
+	workers := NewWorkerPool(0, 0)
 	reg := NewRegistry(sys)
 	h, err := reg.Spawn(ctx, NewShared(sys, workers, cfg))
 	require.NoError(t, err)

@@ -56,7 +56,6 @@ const (
 
 // connReader runs the reads of one pull connection.
 type connReader struct {
-	sys     *actor.ActorSystem
 	session *actor.PID
 	epoch   uint64
 	conn    transport.Conn
@@ -75,8 +74,8 @@ type connReader struct {
 	done chan struct{} // closed when the reader goroutine returns
 }
 
-func newConnReader(sys *actor.ActorSystem, session *actor.PID, epoch uint64, conn transport.Conn, sh *Shared) *connReader {
-	r := &connReader{sys: sys, session: session, epoch: epoch, conn: conn, sh: sh, done: make(chan struct{})}
+func newConnReader(session *actor.PID, epoch uint64, conn transport.Conn, sh *Shared) *connReader {
+	r := &connReader{session: session, epoch: epoch, conn: conn, sh: sh, done: make(chan struct{})}
 	if intr, ok := conn.(transport.ReadInterrupter); ok {
 		r.intr = intr
 		r.wake = make(chan struct{}, 1)
@@ -103,9 +102,9 @@ func (r *connReader) run() {
 			// Counted between the read and the delivery, so that "this
 			// frame answered the last pending request" is what frees the
 			// turn, not a request sent while the read was blocked.
-			before := r.sh.pendingCalls.Load()
+			before := r.sh.conn.pendingCalls.Load()
 			r.deliver(frame)
-			if r.intr != nil && before > 0 && r.sh.pendingCalls.Load() == 0 && r.wanted.Load() && !r.intr.Buffered() {
+			if r.intr != nil && before > 0 && r.sh.conn.pendingCalls.Load() == 0 && r.wanted.Load() && !r.intr.Buffered() {
 				r.wanted.Store(false)
 				r.free()
 			}
@@ -138,14 +137,14 @@ func (r *connReader) read() ([]byte, int) {
 	}
 	r.turn.Store(turnFailed)
 	r.signal()
-	r.sys.Root.Send(r.session, &connFailed{epoch: r.epoch, err: err})
+	r.sh.sched.post(r.session, &connFailed{epoch: r.epoch, err: err}, onWorker)
 	return nil, readFailed
 }
 
-// deliver hands a frame to the session, which runs the batch on this
-// goroutine when its mailbox is idle.
+// deliver hands a frame to the session; the turn's holder runs the batch
+// it wakes (onReader).
 func (r *connReader) deliver(frame []byte) {
-	deliverFrame(r.sys, r.session, r.epoch, r.sh, frame, true)
+	deliverFrame(r.session, r.epoch, r.sh, frame, onReader)
 }
 
 // signal wakes the reader goroutine to look at the turn.
@@ -166,7 +165,7 @@ func (r *connReader) free() {
 		r.idle.Reset(idleGrace)
 	}
 	r.turn.Store(turnFree)
-	if r.sh.pendingCalls.Load() > 0 && r.turn.CompareAndSwap(turnFree, turnReader) {
+	if r.sh.conn.pendingCalls.Load() > 0 && r.turn.CompareAndSwap(turnFree, turnReader) {
 		r.signal()
 	}
 }
@@ -237,7 +236,7 @@ func (r *connReader) readUntilAnswered(ctx context.Context, c *Call) {
 
 // release gives a caller's turn back.
 func (r *connReader) release() {
-	if r.sh.pendingCalls.Load() > 0 || r.intr.Buffered() {
+	if r.sh.conn.pendingCalls.Load() > 0 || r.intr.Buffered() {
 		r.turn.Store(turnReader)
 		r.signal()
 		return

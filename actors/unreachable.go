@@ -68,7 +68,7 @@ func (e *ConnectError) ErrorType() string {
 // synthesized transport.CodeRequestFailed answer, whose data says whether
 // the request got anywhere.
 func (a *sessionActor) unreachableAtFirstConnect(err error) *ConnectError {
-	if a.sh.cfg.RetryInitialConnect || a.sh.negotiated.Load() != nil {
+	if a.sh.cfg.RetryInitialConnect || a.sh.facts.negotiated.Load() != nil {
 		return nil
 	}
 	server := dialerName(a.sh.cfg.Dialer)

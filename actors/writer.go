@@ -11,7 +11,7 @@ import (
 // Send plus a goroutine wake per burst.
 //
 // The session actor only queues frames (enqueue). They are written by
-// flush, which the session's dispatcher calls on the same worker goroutine
+// flush, which the session's mailbox scheduler calls on the same worker goroutine
 // right after protoactor has processed a batch of the session's messages:
 // everything one batch queued goes out in one WriteFrames, with no hand-off
 // to another goroutine. By then the mailbox is idle, so a write that blocks

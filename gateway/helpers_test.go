@@ -4,12 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -18,11 +15,12 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 
 	"github.com/mcpengine/mcpengine"
 	"github.com/mcpengine/mcpengine/demoserver"
 	"github.com/mcpengine/mcpengine/gateway"
+	"github.com/mcpengine/mcpengine/internal/testkit"
+	"github.com/mcpengine/mcpengine/internal/testkit/engineserve"
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/supervisor"
 )
@@ -32,34 +30,18 @@ import (
 var engineBin string
 
 func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "gateway-test-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	engineBin = filepath.Join(dir, "engine")
-	if out, err := exec.Command("go", "build", "-o", engineBin, "github.com/mcpengine/mcpengine/cmd/engine").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building cmd/engine: %v\n%s", err, out)
-		os.Exit(1)
-	}
-	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
-		_ = os.RemoveAll(dir)
-		os.Exit(code)
-	}))
+	os.Exit(testkit.Main(m, testkit.MainOptions{EngineBin: &engineBin}))
 }
 
-// fastBackoff keeps reconnect tests quick.
-var fastBackoff = supervisor.Policy{Initial: 10 * time.Millisecond, Max: 100 * time.Millisecond}
-
-func testCtx(t testing.TB, d time.Duration) context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	t.Cleanup(cancel)
-	return ctx
-}
+var (
+	fastBackoff = testkit.FastBackoff()
+	testCtx     = testkit.Ctx
+	eventually  = testkit.Eventually
+)
 
 // engineServe is the demo server as a stdio subprocess.
 func engineServe(args ...string) mcpengine.ServerConfig {
-	return mcpengine.ServerConfig{Command: engineBin, Args: append([]string{"serve"}, args...)}
+	return engineserve.Config(engineBin, args...)
 }
 
 // demoHTTP is an in-process demo server on a real TCP port.
@@ -214,12 +196,6 @@ func toolText(t testing.TB, res *messages.CallToolResult) string {
 	t.Helper()
 	require.NotEmpty(t, res.Content)
 	return res.Content[0].Text
-}
-
-// eventually polls cond until it holds or d passes.
-func eventually(t testing.TB, d time.Duration, cond func() bool, msg string, args ...any) {
-	t.Helper()
-	require.Eventually(t, cond, d, 10*time.Millisecond, append([]any{msg}, args...)...)
 }
 
 // mcpengineBackoffHour keeps a failed session in backoff for the rest of

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,7 +14,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
+
+	"github.com/mcpengine/mcpengine/internal/testkit"
 )
 
 // engineBin is the engine binary built once by TestMain (set
@@ -23,38 +23,11 @@ import (
 var engineBin string
 
 func TestMain(m *testing.M) {
-	os.Exit(testMain(m))
-}
-
-func testMain(m *testing.M) int {
-	dir, err := os.MkdirTemp("", "engine-cli-test")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		return 1
-	}
-	defer os.RemoveAll(dir)
-	engineBin = filepath.Join(dir, "engine")
-	args := []string{"build", "-o", engineBin}
-	if os.Getenv("ENGINE_TEST_RACE_BIN") == "1" {
-		// The binary under test with the race detector: catches races in
-		// the engine under real subprocess use, but makes every process
-		// start several times slower (the suite takes ~1 min on 2 cores).
-		args = append(args, "-race")
-	}
-	build := exec.Command("go", append(args, ".")...)
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "building the engine binary:", err)
-		return 1
-	}
-	code := m.Run()
-	if code == 0 {
-		if err := goleak.Find(); err != nil {
-			fmt.Fprintln(os.Stderr, "goleak:", err)
-			return 1
-		}
-	}
-	return code
+	os.Exit(testkit.Main(m, testkit.MainOptions{
+		EngineBin: &engineBin,
+		// The suite takes ~1 min on 2 cores with it.
+		RaceEngine: os.Getenv("ENGINE_TEST_RACE_BIN") == "1",
+	}))
 }
 
 type result struct {

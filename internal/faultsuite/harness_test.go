@@ -20,6 +20,7 @@ import (
 
 	"github.com/mcpengine/mcpengine"
 	"github.com/mcpengine/mcpengine/internal/proctest"
+	"github.com/mcpengine/mcpengine/internal/testkit"
 	"github.com/mcpengine/mcpengine/supervisor"
 )
 
@@ -36,8 +37,7 @@ const (
 	settleWithin = 20 * time.Second
 )
 
-// fastBackoff restarts quickly without changing what a fault proves.
-var fastBackoff = supervisor.Policy{Initial: 20 * time.Millisecond, Max: 500 * time.Millisecond}
+var fastBackoff = testkit.FastBackoff()
 
 // full reports whether the slow faults run too (FAULTS_FULL=1, set by
 // make faults); without it the fast subset runs, as part of make test.

@@ -19,6 +19,7 @@ import (
 
 	"github.com/mcpengine/mcpengine"
 	"github.com/mcpengine/mcpengine/internal/proctest"
+	"github.com/mcpengine/mcpengine/internal/testkit/engineserve"
 	"github.com/mcpengine/mcpengine/supervisor"
 	"github.com/mcpengine/mcpengine/transport"
 )
@@ -26,7 +27,7 @@ import (
 // engineServe is the demo server as users run it, with fault flags, in
 // the era under test.
 func engineServe(args ...string) mcpengine.ServerConfig {
-	return mcpengine.ServerConfig{Command: engineBin, Args: append([]string{"serve", "--era", demoEra}, args...)}
+	return engineserve.Config(engineBin, append([]string{"--era", demoEra}, args...)...)
 }
 
 // waitGroupGone waits until process group pgid has no live member, for at

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strconv"
 	"sync"
@@ -17,11 +15,11 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	"go.uber.org/goleak"
 
 	"github.com/mcpengine/mcpengine"
 	"github.com/mcpengine/mcpengine/demoserver"
 	"github.com/mcpengine/mcpengine/internal/proctest"
+	"github.com/mcpengine/mcpengine/internal/testkit"
 	"github.com/mcpengine/mcpengine/supervisor"
 )
 
@@ -30,30 +28,11 @@ import (
 var engineBin string
 
 func TestMain(m *testing.M) {
-	code := func() int {
-		if os.Getenv("SOAK_DURATION") == "" {
-			return m.Run() // only the unit tests: nothing to build
-		}
-		dir, err := os.MkdirTemp("", "mcpengine-soak-")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		defer os.RemoveAll(dir)
-		engineBin = filepath.Join(dir, "engine")
-		if out, err := exec.Command("go", "build", "-o", engineBin, "github.com/mcpengine/mcpengine/cmd/engine").CombinedOutput(); err != nil {
-			fmt.Fprintf(os.Stderr, "building cmd/engine: %v\n%s", err, out)
-			return 1
-		}
-		return m.Run()
-	}()
-	if code == 0 {
-		if err := goleak.Find(); err != nil {
-			fmt.Fprintln(os.Stderr, "goleak:", err)
-			code = 1
-		}
+	var opts testkit.MainOptions
+	if os.Getenv("SOAK_DURATION") != "" {
+		opts.EngineBin = &engineBin // without it only the unit tests run: nothing to build
 	}
-	os.Exit(code)
+	os.Exit(testkit.Main(m, opts))
 }
 
 // soakConfig is read from the environment (make soak sets it).

@@ -14,6 +14,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcpengine/mcpengine/internal/testkit"
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/transport"
 	"github.com/mcpengine/mcpengine/transport/httpx"
@@ -262,7 +263,7 @@ func echoResult(w http.ResponseWriter, _ *http.Request, rec seen) {
 // eventually polls cond (for state the transport has no event for).
 func eventually(t *testing.T, cond func() bool, msg string) {
 	t.Helper()
-	require.Eventually(t, cond, waitFor, time.Millisecond, msg)
+	testkit.Eventually(t, waitFor, cond, msg)
 }
 
 // failureOf decodes the RequestFailure of a synthesized error answer.

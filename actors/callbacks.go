@@ -5,12 +5,12 @@ import (
 	"sync/atomic"
 )
 
-// dispatcher runs user callbacks (notification subscribers, progress
+// callbackQueue runs user callbacks (notification subscribers, progress
 // handlers, state watchers) one at a time, in the order they were posted, in
 // a goroutine that exists only while there is work. No lock is held while a
 // callback runs, and callbacks never run on the reader or inside Receive. A
 // full queue drops the event and counts it rather than stalling the session.
-type dispatcher struct {
+type callbackQueue struct {
 	mu      sync.Mutex
 	queue   []func()
 	running bool
@@ -19,14 +19,14 @@ type dispatcher struct {
 	dropped *atomic.Uint64 // the session's Stats.CallbacksDropped
 }
 
-func newDispatcher(limit int, dropped *atomic.Uint64) *dispatcher {
-	d := &dispatcher{limit: limit, dropped: dropped}
+func newCallbackQueue(limit int, dropped *atomic.Uint64) *callbackQueue {
+	d := &callbackQueue{limit: limit, dropped: dropped}
 	d.idle = sync.NewCond(&d.mu)
 	return d
 }
 
 // post queues fn; it reports false when the queue is full and fn was dropped.
-func (d *dispatcher) post(fn func()) bool {
+func (d *callbackQueue) post(fn func()) bool {
 	d.mu.Lock()
 	if len(d.queue) >= d.limit {
 		d.mu.Unlock()
@@ -38,14 +38,14 @@ func (d *dispatcher) post(fn func()) bool {
 	d.running = true
 	d.mu.Unlock()
 	if start {
-		// Owner: the session's dispatcher. Exits as soon as the queue is
+		// Owner: the session's callback queue. Exits as soon as the queue is
 		// empty; wait() lets Close wait for it.
 		go d.drain()
 	}
 	return true
 }
 
-func (d *dispatcher) drain() {
+func (d *callbackQueue) drain() {
 	for {
 		d.mu.Lock()
 		if len(d.queue) == 0 {
@@ -65,7 +65,7 @@ func (d *dispatcher) drain() {
 	}
 }
 
-// runCallback keeps a panicking user callback from killing the dispatcher.
+// runCallback keeps a panicking user callback from killing the queue's goroutine.
 func runCallback(fn func()) {
 	defer func() { _ = recover() }()
 	fn()
@@ -73,10 +73,10 @@ func runCallback(fn func()) {
 
 // wait blocks until the queue is drained and the goroutine has exited, or
 // until stop is closed.
-func (d *dispatcher) wait(stop <-chan struct{}) {
+func (d *callbackQueue) wait(stop <-chan struct{}) {
 	finished := make(chan struct{})
-	// Owner: this call. Exits when the dispatcher goes idle; if stop fires
-	// first, it exits at the dispatcher's next idle point.
+	// Owner: this call. Exits when the queue goes idle; if stop fires
+	// first, it exits at the queue's next idle point.
 	go func() {
 		d.mu.Lock()
 		for d.running {

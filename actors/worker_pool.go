@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// Workers is the engine's shared dispatcher: it runs session mailboxes and
-// writer drains on a pool of goroutines that outlive one burst of work.
+// WorkerPool is the engine's pool of goroutines that run session mailbox
+// batches and writer drains: goroutines that outlive one burst of work.
 //
 // protoactor's default dispatcher starts a new goroutine every time an idle
 // mailbox wakes. With a fast server a session's mailbox goes idle between
@@ -22,7 +22,7 @@ import (
 // which closing the connection ends. Schedule itself never blocks: with no
 // idle worker it starts a new one. Idle workers exit after idleTimeout, so
 // an engine whose sessions are all idle holds no worker at all.
-type Workers struct {
+type WorkerPool struct {
 	live        atomic.Int32 // pooled workers alive
 	max         int32
 	work        chan func()
@@ -36,16 +36,16 @@ type Workers struct {
 // DefaultWorkerIdle is how long a worker waits for more work before exiting.
 const DefaultWorkerIdle = time.Second
 
-// NewWorkers returns an empty pool; throughput is the number of messages a
+// NewWorkerPool returns an empty pool; throughput is the number of messages a
 // mailbox processes before yielding (protoactor's default is 300).
-func NewWorkers(throughput int, idleTimeout time.Duration) *Workers {
+func NewWorkerPool(throughput int, idleTimeout time.Duration) *WorkerPool {
 	if throughput <= 0 {
 		throughput = 300
 	}
 	if idleTimeout <= 0 {
 		idleTimeout = DefaultWorkerIdle
 	}
-	return &Workers{
+	return &WorkerPool{
 		work:        make(chan func()),
 		stop:        make(chan struct{}),
 		throughput:  throughput,
@@ -55,7 +55,7 @@ func NewWorkers(throughput int, idleTimeout time.Duration) *Workers {
 }
 
 // Schedule runs fn on an idle worker, or on a new one if none is idle.
-func (w *Workers) Schedule(fn func()) {
+func (w *WorkerPool) Schedule(fn func()) {
 	select {
 	case w.work <- fn: // unbuffered: succeeds only if a worker is waiting
 		return
@@ -79,15 +79,15 @@ func (w *Workers) Schedule(fn func()) {
 		return
 	}
 	w.wg.Add(1)
-	// Owner: the Workers pool. Exits after idleTimeout without work, or
+	// Owner: the WorkerPool. Exits after idleTimeout without work, or
 	// when Stop is called; Stop waits for it.
 	go w.run(fn)
 }
 
 // Throughput implements actor.Dispatcher.
-func (w *Workers) Throughput() int { return w.throughput }
+func (w *WorkerPool) Throughput() int { return w.throughput }
 
-func (w *Workers) run(fn func()) {
+func (w *WorkerPool) run(fn func()) {
 	defer w.wg.Done()
 	defer w.live.Add(-1)
 	fn()
@@ -109,7 +109,7 @@ func (w *Workers) run(fn func()) {
 // Stop makes idle workers exit and waits for busy ones to finish, or until
 // done is closed (nil: wait as long as it takes). A busy worker is at most
 // finishing a batch or a write that closing its connection ends.
-func (w *Workers) Stop(done <-chan struct{}) {
+func (w *WorkerPool) Stop(done <-chan struct{}) {
 	w.stopOnce.Do(func() { close(w.stop) })
 	finished := make(chan struct{})
 	// Owner: this Stop. Exits when the last worker has exited.

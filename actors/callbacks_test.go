@@ -7,9 +7,9 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-func TestDispatcherDropsAndCountsWhatAFullQueueCannotHold(t *testing.T) {
+func TestCallbackQueueDropsAndCountsWhatAFullQueueCannotHold(t *testing.T) {
 	var dropped atomic.Uint64
-	d := newDispatcher(2, &dropped)
+	d := newCallbackQueue(2, &dropped)
 	running, release := make(chan struct{}), make(chan struct{})
 	var ran []int
 	assert.True(t, d.post(func() { close(running); <-release }))
