@@ -14,15 +14,22 @@ import (
 )
 
 // burstServer speaks HTTP/1.1 and h2c, counts the TCP connections opened
-// to it and the requests that came over HTTP/2, and holds every request
-// of a burst until the whole burst arrived, so that they are all in flight
-// at once.
+// to it, the connections that carried a request and the requests that
+// came over HTTP/2, and holds every request of a burst until the whole
+// burst arrived, so that they are all in flight at once.
 type burstServer struct {
-	srv    *httptest.Server
-	conns  atomic.Int64
-	h2     atomic.Int64
-	inside sync.WaitGroup
-	hold   atomic.Pointer[chan struct{}]
+	srv     *httptest.Server
+	conns   atomic.Int64
+	h2      atomic.Int64
+	carried sync.Map // RemoteAddr of every connection that carried a request
+	inside  sync.WaitGroup
+	hold    atomic.Pointer[chan struct{}]
+}
+
+func (b *burstServer) connsThatCarriedRequests() int {
+	n := 0
+	b.carried.Range(func(any, any) bool { n++; return true })
+	return n
 }
 
 func newBurstServer(t *testing.T) *burstServer {
@@ -31,6 +38,7 @@ func newBurstServer(t *testing.T) *burstServer {
 		if r.ProtoMajor == 2 {
 			b.h2.Add(1)
 		}
+		b.carried.Store(r.RemoteAddr, true)
 		if hold := b.hold.Load(); hold != nil {
 			b.inside.Done()
 			<-*hold
@@ -107,5 +115,9 @@ func TestPriorKnowledgeH2CCarriesConcurrentRequestsOnOneConnection(t *testing.T)
 	const n = 50
 	b.burst(t, c, n)
 	assert.Equal(t, int64(n+1), b.h2.Load(), "every request over HTTP/2")
-	assert.Equal(t, int64(1), b.conns.Load(), "one connection for all")
+	// Connections that carried requests, not dials: under load a burst
+	// sometimes makes net/http open spare TCP connections that close again
+	// without ever speaking HTTP/2 (the server saw one HTTP/2 connection
+	// while 10–38 TCP connections were accepted, about 1 run in 150).
+	assert.Equal(t, 1, b.connsThatCarriedRequests(), "one connection carried them all")
 }
