@@ -314,8 +314,8 @@ func (e *Engine) actorConfig(sc SessionConfig, dialer transport.Dialer, served *
 	}
 	// The handshake era's task-augmented sampling and elicitation
 	// (2025-11-25), declared when there is a handler to run them.
-	if ac.Tasks = servedTasksCapability(sampling != nil, ac.Elicitation != nil); ac.Tasks != nil {
-		ac.TaskHandlers = served.handlers()
+	if caps := servedTasksCapability(sampling != nil, ac.Elicitation != nil); caps != nil {
+		ac.ServedTasks = &actors.ServedTasks{Capability: caps, Handlers: served.handlers()}
 	}
 	roots := c.RootsHandler
 	if sc.RootsHandler != nil {

@@ -73,11 +73,11 @@ type SessionConfig struct {
 	ElicitationModes ElicitationModes
 	// RootsHandler, when set, answers roots/list instead of Roots.
 	RootsHandler ServerRequestHandler
-	// Tasks (2025-11-25) declares the task-augmented requests the client
-	// runs; TaskHandlers answer the server's tasks/* requests about them,
-	// by method.
-	Tasks        *messages.TasksCapability
-	TaskHandlers map[string]ServerRequestHandler
+	// ServedTasks, when set, declares the task-augmented requests the
+	// client runs (2025-11-25) and answers the server's tasks/* requests
+	// about them. One pointer: SessionConfig lives in every session's
+	// Shared, which is kept inside its size class.
+	ServedTasks *ServedTasks
 
 	Logger *slog.Logger
 
@@ -150,6 +150,15 @@ func (c *SessionConfig) clientCapabilities() messages.ClientCapabilities {
 	if c.Elicitation != nil {
 		caps.Elicitation = c.ElicitationModes.capability()
 	}
-	caps.Tasks = c.Tasks
+	if c.ServedTasks != nil {
+		caps.Tasks = c.ServedTasks.Capability
+	}
 	return caps
+}
+
+// ServedTasks are the tasks the client runs for the server: what it
+// declares and, by method, the handlers of the server's tasks/* requests.
+type ServedTasks struct {
+	Capability *messages.TasksCapability
+	Handlers   map[string]ServerRequestHandler
 }

@@ -172,9 +172,11 @@ func (a *sessionActor) onServerRequest(msg *messages.Message) {
 			return
 		}
 	default:
-		if h := a.sh.cfg.TaskHandlers[msg.Method]; h != nil {
-			a.runHandler(msg, h)
-			return
+		if st := a.sh.cfg.ServedTasks; st != nil {
+			if h := st.Handlers[msg.Method]; h != nil {
+				a.runHandler(msg, h)
+				return
+			}
 		}
 	}
 	a.reply(msg.ID, nil, &messages.WireError{Code: messages.CodeMethodNotFound, Message: "method not found: " + msg.Method})
