@@ -123,6 +123,10 @@ func (s *RemoteSession) request(ctx context.Context, method string, msg proto.Me
 			if err != nil {
 				return nil, err
 			}
+			if _, isCall := msg.(*clusterpb.SessionCall); isCall && o.lost == "" && !o.notDelivered &&
+				(o.reply.Error == nil || o.reply.Error.Kind != kindMoved) {
+				s.m.metrics.called(pid.Address == s.m.system.Address())
+			}
 			switch {
 			case o.lost != "":
 				s.m.forgetPID(s.identity)
