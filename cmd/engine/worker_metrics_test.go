@@ -60,7 +60,9 @@ func TestWorkerServesClusterMetrics(t *testing.T) {
 	demo := startServe(t, "http")
 	ws := startWorkers(t, 2, map[string]any{"demo": map[string]any{"url": demo.url}}, "--prometheus", "127.0.0.1:0")
 	urls := []string{ws[0].metricsURL(t), ws[1].metricsURL(t)}
-	scrape := func(i int) string { return scrapeMetrics(strings.TrimSuffix(strings.TrimPrefix(urls[i], "http://"), "/metrics")) }
+	scrape := func(i int) string {
+		return scrapeMetrics(strings.TrimSuffix(strings.TrimPrefix(urls[i], "http://"), "/metrics"))
+	}
 	eventually(t, time.Minute, "two members in both workers' metrics", func() (bool, any) {
 		for i := range ws {
 			if b := scrape(i); promSum(b, "mcpengine_cluster_members") != 2 {
