@@ -101,3 +101,46 @@ func TestWorkerServesClusterMetrics(t *testing.T) {
 			movedIn == int64(moved), b
 	})
 }
+
+// A worker killed without a goodbye: the survivor, once its topology
+// dropped the dead one, re-activates the dead one's sessions as they are
+// called and counts them as activated because their owner left.
+func TestWorkerCountsSessionsWhoseOwnerDied(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two workers")
+	}
+	demo := startServe(t, "http")
+	ws := startWorkers(t, 2, map[string]any{"demo": map[string]any{"url": demo.url}}, "--prometheus", "127.0.0.1:0")
+	url := ws[0].metricsURL(t)
+	scrape := func() string { return scrapeMetrics(strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/metrics")) }
+	eventually(t, time.Minute, "two members", func() (bool, any) {
+		b := scrape()
+		return promSum(b, "mcpengine_cluster_members") == 2, b
+	})
+	ctx := t.Context()
+	const n = 20
+	echo := map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi"}}
+	for i := range n {
+		a, err := ws[0].call(ctx, fmt.Sprint("k", i), "tools/call", echo)
+		require.NoError(t, err)
+		require.Nil(t, a.Error, "k%d", i)
+	}
+	dead := len(owned(t, ws)[1].Sessions)
+	require.NotZero(t, dead, "the killed worker holds no session")
+
+	require.NoError(t, ws[1].p.cmd.Process.Signal(syscall.SIGKILL))
+	eventually(t, 30*time.Second, "the survivor's topology drops the dead worker", func() (bool, any) {
+		b := scrape()
+		return promSum(b, "mcpengine_cluster_members") == 1, b
+	})
+	for i := range n {
+		eventually(t, 30*time.Second, "every session answers from the survivor", func() (bool, any) {
+			a, err := ws[0].call(ctx, fmt.Sprint("k", i), "tools/call", echo)
+			return err == nil && a.Error == nil, fmt.Sprint(a.Error, err)
+		})
+	}
+	b := scrape()
+	require.EqualValues(t, n, promSum(b, "mcpengine_cluster_sessions"), b)
+	require.EqualValues(t, dead, promSum(b, "mcpengine_cluster_session_activations_total", `mcpengine_cluster_activation="owner_left"`), b)
+	require.EqualValues(t, n-dead, promSum(b, "mcpengine_cluster_session_activations_total", `mcpengine_cluster_activation="placed"`), b)
+}
