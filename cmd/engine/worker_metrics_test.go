@@ -112,7 +112,9 @@ func TestWorkerCountsSessionsWhoseOwnerDied(t *testing.T) {
 	demo := startServe(t, "http")
 	ws := startWorkers(t, 2, map[string]any{"demo": map[string]any{"url": demo.url}}, "--prometheus", "127.0.0.1:0")
 	url := ws[0].metricsURL(t)
-	scrape := func() string { return scrapeMetrics(strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/metrics")) }
+	scrape := func() string {
+		return scrapeMetrics(strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/metrics"))
+	}
 	eventually(t, time.Minute, "two members", func() (bool, any) {
 		b := scrape()
 		return promSum(b, "mcpengine_cluster_members") == 2, b
