@@ -42,6 +42,7 @@ func (m *Member) Close(ctx context.Context) error {
 		m.cluster.Shutdown(true)
 		m.system.EventStream.Unsubscribe(m.topologySub)
 		m.system.EventStream.Unsubscribe(m.callsSub)
+		m.metrics.stop()
 		cctx, cancel := context.WithTimeout(context.Background(), closeSessionTimeout)
 		defer cancel()
 		err := m.sessions.close(cctx)
@@ -94,6 +95,7 @@ func (m *Member) handOver(ctx context.Context) {
 			actor.NewPID(owner, disthash.PartitionActivatorActorName),
 			&protocluster.ActivationRequest{ClusterIdentity: ci}, handOverTimeout(ctx)))
 	}
+	m.metrics.moved(len(activations))
 	for _, f := range activations {
 		_ = f.Wait()
 	}

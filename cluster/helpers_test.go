@@ -18,8 +18,9 @@ import (
 
 // startMembers starts n members on 127.0.0.1 that all know each other:
 // their membership listeners are bound first, so each Join names the
-// others' real ports. Every member is closed when the test ends.
-func startMembers(t testing.TB, n int, base Config) []*Member {
+// others' real ports. each, if given, adjusts member i's config. Every
+// member is closed when the test ends.
+func startMembers(t testing.TB, n int, base Config, each ...func(i int, c *Config)) []*Member {
 	t.Helper()
 	lns := make([]net.Listener, n)
 	addrs := make([]string, n)
@@ -39,6 +40,9 @@ func startMembers(t testing.TB, n int, base Config) []*Member {
 			// Short, so that a dead member is noticed quickly and the
 			// provider's poll loop ends soon after Close.
 			cfg.Provider.RefreshTTL = 100 * time.Millisecond
+		}
+		for _, f := range each {
+			f(i, &cfg)
 		}
 		m, err := Start(t.Context(), cfg)
 		if err != nil {

@@ -35,6 +35,15 @@ type Member struct {
 	// rdv places identities over topology (lookup).
 	rdv    *protocluster.Rendezvous
 	closed bool
+	// beforeLeft places identities over the topology before the last one
+	// that dropped members, and left holds the addresses dropped since
+	// (until they join again): together they tell a session re-activated
+	// because its owner left (activationReason).
+	beforeLeft *protocluster.Rendezvous
+	left       map[string]bool
+
+	// metrics is nil without a meter provider.
+	metrics *metrics
 
 	sessions *sessionHost
 	calls    *callWatch
@@ -79,6 +88,11 @@ func Start(ctx context.Context, cfg Config) (m *Member, err error) {
 	}
 	m = &Member{cfg: cfg, system: system, health: ms, log: log}
 	m.sessions = newSessionHost(m)
+	if m.metrics, err = newMetrics(m); err != nil {
+		// Telemetry is not worth refusing to serve sessions for.
+		log.Warn("cluster telemetry disabled: creating instruments failed", "err", err)
+		m.metrics = nil
+	}
 	m.calls = newCallWatch()
 	m.callsSub = system.EventStream.Subscribe(func(ev any) { m.calls.onEvent(system.Root, ev) })
 	kinds := append([]*protocluster.Kind{m.sessions.kind()}, cfg.Kinds...)
@@ -101,6 +115,7 @@ func Start(ctx context.Context, cfg Config) (m *Member, err error) {
 				_ = ms.health.Close()
 			}
 			system.Shutdown()
+			m.metrics.stop()
 			m.closeEngine()
 			m, err = nil, fmt.Errorf("cluster: starting member: %v", r)
 		}
@@ -108,6 +123,7 @@ func Start(ctx context.Context, cfg Config) (m *Member, err error) {
 	m.cluster.StartMember()
 	if err := m.sessions.start(); err != nil {
 		m.cluster.Shutdown(false)
+		m.metrics.stop()
 		m.closeEngine()
 		return nil, err
 	}
@@ -132,6 +148,18 @@ func (m *Member) setTopology(t *protocluster.ClusterTopology) {
 	m.mu.Lock()
 	m.members = list
 	m.topologyChanges++
+	if len(t.Left) > 0 {
+		m.beforeLeft = m.rdv
+		if m.left == nil {
+			m.left = map[string]bool{}
+		}
+		for _, p := range t.Left {
+			m.left[p.Address()] = true
+		}
+	}
+	for _, p := range t.Joined {
+		delete(m.left, p.Address())
+	}
 	m.topology = slices.Clone(t.Members)
 	m.rdv = protocluster.NewRendezvous()
 	m.rdv.UpdateMembers(t.Members)

@@ -123,6 +123,12 @@ func (s *RemoteSession) request(ctx context.Context, method string, msg proto.Me
 			if err != nil {
 				return nil, err
 			}
+			// A call counts once it reached a session's grain: lost
+			// with its owner or answered, not resent.
+			if _, isCall := msg.(*clusterpb.SessionCall); isCall && !o.notDelivered &&
+				(o.lost != "" || o.reply.Error == nil || o.reply.Error.Kind != kindMoved) {
+				s.m.metrics.called(pid.Address == s.m.system.Address())
+			}
 			switch {
 			case o.lost != "":
 				s.m.forgetPID(s.identity)

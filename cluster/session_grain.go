@@ -78,6 +78,7 @@ func (g *sessionGrain) init(ctx actor.Context, identity string) {
 	g.identity, g.self = identity, ctx.Self()
 	g.inflight = map[uint64]*actor.PID{}
 	g.ctx, g.cancel = context.WithCancel(context.Background())
+	g.host.m.metrics.activated(g.host.m.activationReason(identity))
 	prev, closed := g.host.register(identity, g.self)
 	server, _, ok := splitIdentity(identity)
 	sc, err := g.host.server(server)

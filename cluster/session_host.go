@@ -102,6 +102,12 @@ func (h *sessionHost) ownedIdentities() []string {
 	return ids
 }
 
+func (h *sessionHost) ownedCount() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return len(h.owned)
+}
+
 func (h *sessionHost) ownedMap() map[string]*actor.PID {
 	h.mu.Lock()
 	defer h.mu.Unlock()

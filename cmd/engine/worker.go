@@ -40,6 +40,10 @@ type workerFlags struct {
 	http       string
 	allowRem   bool
 	verbose    bool
+
+	otel       string
+	otelArgs   bool
+	prometheus string
 }
 
 func newWorkerCmd() *cobra.Command {
@@ -82,6 +86,9 @@ sessions move to the other members.`,
 	fl.StringVar(&f.http, "http", "", "serve /healthz, /sessions and /call on HOST:PORT (no authentication: loopback only unless --allow-remote)")
 	fl.BoolVar(&f.allowRem, "allow-remote", false, "allow an --http address that is not loopback")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log protoactor's info lines too")
+	fl.StringVar(&f.otel, "otel", "", "OpenTelemetry traces and metrics of the member and its sessions: otlp (configured by the OTEL_EXPORTER_OTLP_* variables) or stdout (to stderr, for debugging)")
+	fl.BoolVar(&f.otelArgs, "otel-record-arguments", false, "put tool arguments on spans (off: they may hold secrets)")
+	fl.StringVar(&f.prometheus, "prometheus", "", "serve the member's metrics (mcpengine.cluster.*, and its sessions' mcp.client.*) at ADDR/metrics, e.g. 127.0.0.1:9464 (loopback only)")
 	_ = cmd.MarkFlagRequired("listen")
 	return cmd
 }
@@ -124,6 +131,17 @@ func runWorker(cmd *cobra.Command, f *workerFlags) error {
 	cfg, err := f.clusterConfig(log)
 	if err != nil {
 		return err
+	}
+	// Flushed after the member (and its sessions) closed: deferred first.
+	tf := &targetFlags{otel: f.otel, otelArgs: f.otelArgs, verbose: f.verbose}
+	stopTel, err := tf.startTelemetry(cmd, f.prometheus)
+	if err != nil {
+		return err
+	}
+	defer stopTel()
+	if tf.telemetryOut != nil {
+		cfg.Engine.Telemetry = tf.telemetryOut.Providers
+		cfg.Engine.TelemetryOptions = tf.telemetryOptions()
 	}
 	if f.http != "" && !f.allowRem && !httpserve.IsLoopbackAddr(f.http) {
 		return usagef("--http %s is not a loopback address: the endpoint has no authentication (--allow-remote to serve it anyway)", f.http)

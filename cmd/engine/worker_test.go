@@ -25,8 +25,8 @@ type worker struct {
 }
 
 // startWorkers starts n engine workers on 127.0.0.1 that join each other,
-// with servers as their server table.
-func startWorkers(t *testing.T, n int, servers map[string]any) []*worker {
+// with servers as their server table and extra flags.
+func startWorkers(t *testing.T, n int, servers map[string]any, extra ...string) []*worker {
 	t.Helper()
 	cfg := filepath.Join(t.TempDir(), "servers.json")
 	data, err := json.Marshal(map[string]any{"mcpServers": servers})
@@ -43,10 +43,11 @@ func startWorkers(t *testing.T, n int, servers map[string]any) []*worker {
 	}
 	ws := make([]*worker, n)
 	for i := range ws {
+		args := append([]string{"worker", "--listen", addrs[i], "--join", strings.Join(addrs, ","), "--refresh", "200ms",
+			"--config", cfg, "--http", "127.0.0.1:0", "--cluster", t.Name()}, extra...)
 		p := startListening(t, nil, func(line string) (string, bool) {
 			return strings.CutPrefix(line, "worker: serving /healthz at ")
-		}, "worker", "--listen", addrs[i], "--join", strings.Join(addrs, ","), "--refresh", "200ms",
-			"--config", cfg, "--http", "127.0.0.1:0", "--cluster", t.Name())
+		}, args...)
 		ws[i] = &worker{p: p, http: strings.TrimSuffix(p.url, "/healthz")}
 	}
 	return ws
