@@ -19,6 +19,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpengine/mcpengine/internal/loadgen"
+	"github.com/mcpengine/mcpengine/internal/loadgen/distributed/disttest"
 )
 
 // freePorts returns n loopback ports free a moment ago: the members of a
@@ -130,28 +131,6 @@ func readReportTB(t testing.TB, path string) *loadgen.Result {
 	return &r
 }
 
-// handMergedLatency merges the members' histograms of a JSON report.
-func handMergedLatency(t *testing.T, r *loadgen.Result) loadgen.Latency {
-	t.Helper()
-	h := loadgen.NewHistogram()
-	for _, m := range r.Members {
-		mh, err := loadgen.DecodeHDR(m.HDR.Latency)
-		require.NoError(t, err)
-		h.Merge(mh)
-	}
-	return loadgen.Summarize(h)
-}
-
-// sameLatency compares two summaries as the JSON report holds them.
-func sameLatency(t *testing.T, want, got loadgen.Latency) {
-	t.Helper()
-	us := func(l loadgen.Latency) []int64 {
-		return []int64{l.Count, l.Min.Microseconds(), l.P50.Microseconds(), l.P90.Microseconds(), l.P95.Microseconds(),
-			l.P99.Microseconds(), l.P999.Microseconds(), l.Max.Microseconds()}
-	}
-	assert.Equal(t, us(want), us(got))
-}
-
 // Three engine worker processes and a coordinator run an open-model load
 // of fixed rate and count against engine serve: the merged report counts
 // every call once and its percentiles are the members' histograms merged.
@@ -180,7 +159,7 @@ func TestLoadJoinCountsEveryCallOnce(t *testing.T) {
 	}
 	assert.EqualValues(t, rep.Calls, sum)
 	assert.Len(t, seen, 3)
-	sameLatency(t, handMergedLatency(t, rep), rep.Latency)
+	disttest.LatencyIsTheMembersMerged(t, rep)
 	assert.Contains(t, r.stdout, "Members:")
 	for _, w := range workers {
 		assert.Contains(t, w.stderrText(), "load run done", "worker %s ran a share", w.addr)
@@ -220,22 +199,6 @@ func TestLoadJoinMemberKilledHalfWay(t *testing.T) {
 	require.Equal(t, exitPartial, r.code, "stdout: %s\nstderr: %s", r.stdout, r.stderr)
 	rep := readReport(t, out)
 
-	assert.True(t, rep.Partial)
-	var sum int64
-	for _, m := range rep.Members {
-		sum += m.Calls
-		if m.Address == victim.addr {
-			assert.Equal(t, loadgen.MemberLost, m.Status)
-			assert.NotEmpty(t, m.Error)
-			assert.GreaterOrEqual(t, m.Calls, atKill, "its calls up to its death count")
-			assert.Less(t, m.Calls, m.Count)
-		} else {
-			assert.Equal(t, loadgen.MemberFinished, m.Status)
-			assert.Equal(t, m.Count, m.Calls)
-		}
-	}
-	assert.Equal(t, rep.Calls, sum)
-	assert.Less(t, rep.Calls, int64(1500))
-	sameLatency(t, handMergedLatency(t, rep), rep.Latency)
+	disttest.PartialRun(t, rep, victim.addr, atKill, 1500)
 	assert.Contains(t, r.stderr, "partial run")
 }

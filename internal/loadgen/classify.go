@@ -85,6 +85,18 @@ func (e ErrorCounts) Total() int64 {
 	return e.RPC + e.Tool + e.Schema + e.Timeout + e.Transport + e.Other + e.Check
 }
 
+// Plus is e and o counted together (runs or members merged).
+func (e ErrorCounts) Plus(o ErrorCounts) ErrorCounts {
+	e.Transport += o.Transport
+	e.Timeout += o.Timeout
+	e.RPC += o.RPC
+	e.Tool += o.Tool
+	e.Schema += o.Schema
+	e.Other += o.Other
+	e.Check += o.Check
+	return e
+}
+
 // Of returns the count of one failure class.
 func (e ErrorCounts) Of(c Class) int64 {
 	switch c {

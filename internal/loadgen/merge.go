@@ -130,7 +130,7 @@ func Merge(parts []Part) (*Result, error) {
 		res.Members = append(res.Members, *m)
 
 		res.OK += r.OK
-		counts = addCounts(counts, r.Errors)
+		counts = counts.Plus(r.Errors)
 		for k, v := range r.RPCCodes {
 			codes[k] += v
 		}
@@ -232,17 +232,6 @@ func histOf(h *hdrhistogram.Histogram, enc string) (*hdrhistogram.Histogram, err
 	return DecodeHDR(enc)
 }
 
-func addCounts(a, b ErrorCounts) ErrorCounts {
-	a.Transport += b.Transport
-	a.Timeout += b.Timeout
-	a.RPC += b.RPC
-	a.Tool += b.Tool
-	a.Schema += b.Schema
-	a.Other += b.Other
-	a.Check += b.Check
-	return a
-}
-
 // mergeSchedule adds a member's open-model account; its send lag merges
 // from the member's histogram when it kept one (Config.MethodHistograms).
 func mergeSchedule(res, r *Result, lag *hdrhistogram.Histogram) error {
@@ -282,7 +271,7 @@ func mergeMethods(res, r *Result) error {
 		m.OK += q.OK
 		m.Failed += q.Failed
 		m.ErrorRate = ratio(m.Failed, m.Calls)
-		m.Errors = addCounts(m.Errors, q.Errors)
+		m.Errors = m.Errors.Plus(q.Errors)
 		for k, v := range q.RPCCodes {
 			if m.RPCCodes == nil {
 				m.RPCCodes = map[string]int64{}

@@ -417,22 +417,11 @@ func (c *coordinator) progressLocked(p loadgen.Point) loadgen.Progress {
 	for _, m := range c.members {
 		pr.Calls += m.calls
 		pr.Errors += m.errors
-		pr.ErrorClasses = addClasses(pr.ErrorClasses, m.classes)
+		pr.ErrorClasses = pr.ErrorClasses.Plus(m.classes)
 		pr.Planned = max(pr.Planned, m.planned)
 		pr.Warmup = pr.Warmup || (m.phase == running && m.warmup)
 	}
 	return pr
-}
-
-func addClasses(a, b loadgen.ErrorCounts) loadgen.ErrorCounts {
-	a.Transport += b.Transport
-	a.Timeout += b.Timeout
-	a.RPC += b.RPC
-	a.Tool += b.Tool
-	a.Schema += b.Schema
-	a.Other += b.Other
-	a.Check += b.Check
-	return a
 }
 
 // progress calls Config.Progress outside the lock.

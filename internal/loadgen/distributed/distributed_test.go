@@ -23,6 +23,7 @@ import (
 	"github.com/mcpengine/mcpengine"
 	"github.com/mcpengine/mcpengine/demoserver"
 	"github.com/mcpengine/mcpengine/internal/loadgen"
+	"github.com/mcpengine/mcpengine/internal/loadgen/distributed/disttest"
 	"github.com/mcpengine/mcpengine/transport"
 	"github.com/mcpengine/mcpengine/transport/memory"
 )
@@ -191,19 +192,6 @@ func addrsOf(cs []*child) []string {
 	return a
 }
 
-// handMerged merges the members' histograms as a reader of the JSON
-// report would.
-func handMerged(t *testing.T, res *loadgen.Result) loadgen.Latency {
-	t.Helper()
-	h := loadgen.NewHistogram()
-	for _, m := range res.Members {
-		mh, err := loadgen.DecodeHDR(m.HDR.Latency)
-		require.NoError(t, err)
-		h.Merge(mh)
-	}
-	return loadgen.Summarize(h)
-}
-
 func TestDistributedCountsEveryCallOnce(t *testing.T) {
 	addrs := addrsOf(startWorkers(t, 3))
 	res := runCoordinator(t, addrs, 600, 601, 5, 4)
@@ -222,7 +210,7 @@ func TestDistributedCountsEveryCallOnce(t *testing.T) {
 	}
 	assert.EqualValues(t, 601, sum)
 	assert.EqualValues(t, 5, sessions)
-	assertLatency(t, handMerged(t, res), res.Latency)
+	disttest.LatencyIsTheMembersMerged(t, res)
 	assert.EqualValues(t, 601, res.Latency.Count)
 	assert.Len(t, res.PerSession, 5)
 	require.NotNil(t, res.Schedule)
@@ -271,35 +259,8 @@ func TestDistributedLostMemberKeepsItsCalls(t *testing.T) {
 		t.Logf("member %s: %s %q, %d of %d calls in %.2fs", m.Address, m.Status, m.Error, m.Calls, m.Count, m.Seconds)
 	}
 
-	assert.True(t, res.Partial)
-	var sum int64
-	for _, m := range res.Members {
-		sum += m.Calls
-		if m.Address == victim.addr {
-			assert.Equal(t, loadgen.MemberLost, m.Status)
-			assert.NotEmpty(t, m.Error)
-			assert.GreaterOrEqual(t, m.Calls, atKill, "its calls up to its death count")
-			assert.Less(t, m.Calls, m.Count)
-		} else {
-			assert.Equal(t, loadgen.MemberFinished, m.Status)
-			assert.Equal(t, m.Count, m.Calls)
-		}
-	}
-	assert.Equal(t, res.Calls, sum)
-	assert.Less(t, res.Calls, int64(900))
-	assertLatency(t, handMerged(t, res), res.Latency)
+	disttest.PartialRun(t, res, victim.addr, atKill, 900)
 	assert.Contains(t, res.Warnings[len(res.Warnings)-1], victim.addr)
-}
-
-// assertLatency compares two summaries as the JSON report holds them
-// (whole microseconds).
-func assertLatency(t *testing.T, want, got loadgen.Latency) {
-	t.Helper()
-	us := func(l loadgen.Latency) []int64 {
-		return []int64{l.Count, l.Min.Microseconds(), l.P50.Microseconds(), l.P90.Microseconds(), l.P95.Microseconds(),
-			l.P99.Microseconds(), l.P999.Microseconds(), l.Max.Microseconds()}
-	}
-	assert.Equal(t, us(want), us(got))
 }
 
 func TestSplitAddsUp(t *testing.T) {

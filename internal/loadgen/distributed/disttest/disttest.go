@@ -1,0 +1,57 @@
+// Package disttest checks the report of a distributed load run, for the
+// tests of the coordinator (internal/loadgen/distributed) and of
+// `engine load --join` (cmd/engine). It is for _test.go files only.
+package disttest
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpengine/mcpengine/internal/loadgen"
+)
+
+// LatencyIsTheMembersMerged asserts that the run's latency summary is the
+// members' histograms merged by hand, compared as the JSON report holds
+// them (whole microseconds): percentiles come from the merge, never from
+// averaging the members' percentiles.
+func LatencyIsTheMembersMerged(t testing.TB, r *loadgen.Result) {
+	t.Helper()
+	h := loadgen.NewHistogram()
+	for _, m := range r.Members {
+		mh, err := loadgen.DecodeHDR(m.HDR.Latency)
+		require.NoError(t, err)
+		h.Merge(mh)
+	}
+	us := func(l loadgen.Latency) []int64 {
+		return []int64{l.Count, l.Min.Microseconds(), l.P50.Microseconds(), l.P90.Microseconds(), l.P95.Microseconds(),
+			l.P99.Microseconds(), l.P999.Microseconds(), l.Max.Microseconds()}
+	}
+	assert.Equal(t, us(loadgen.Summarize(h)), us(r.Latency))
+}
+
+// PartialRun asserts the report of a run of count calls whose member at
+// victim was killed after it had answered atKill of them: the run is
+// partial, the victim is lost with its calls up to its death kept, every
+// other member finished its share, and the total is the members' sum.
+func PartialRun(t testing.TB, r *loadgen.Result, victim string, atKill, count int64) {
+	t.Helper()
+	assert.True(t, r.Partial)
+	var sum int64
+	for _, m := range r.Members {
+		sum += m.Calls
+		if m.Address == victim {
+			assert.Equal(t, loadgen.MemberLost, m.Status)
+			assert.NotEmpty(t, m.Error)
+			assert.GreaterOrEqual(t, m.Calls, atKill, "its calls up to its death count")
+			assert.Less(t, m.Calls, m.Count)
+		} else {
+			assert.Equal(t, loadgen.MemberFinished, m.Status)
+			assert.Equal(t, m.Count, m.Calls)
+		}
+	}
+	assert.Equal(t, r.Calls, sum)
+	assert.Less(t, r.Calls, count)
+	LatencyIsTheMembersMerged(t, r)
+}
