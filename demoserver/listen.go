@@ -37,13 +37,20 @@ type listenHub struct {
 	open map[*listener]struct{}
 }
 
-func (h *listenHub) add(l *listener) {
+// admit queues the listen's acknowledgement and makes the listen findable
+// in one step under h.mu: no notification reaches the listen before its
+// acknowledgement, and every notification sent once the client can have
+// seen the acknowledgement reaches it. (Sending the acknowledgement first
+// and adding the listen after let a notify call that the client made on
+// seeing the acknowledgement find no listen.)
+func (h *listenHub) admit(l *listener, ack func()) {
 	h.mu.Lock()
+	defer h.mu.Unlock()
+	ack()
 	if h.open == nil {
 		h.open = make(map[*listener]struct{})
 	}
 	h.open[l] = struct{}{}
-	h.mu.Unlock()
 }
 
 func (h *listenHub) remove(l *listener) {
@@ -110,11 +117,8 @@ func handleListen(r *request, buf []byte) ([]byte, *messages.WireError) {
 	if err != nil {
 		return nil, &messages.WireError{Code: messages.CodeInternalError, Message: err.Error()}
 	}
-	// The acknowledgement is queued before the listen can be found, so it
-	// is the first message of the stream.
-	l.send(messages.NotificationSubscriptionsAcknowledged, members)
 	hub := &r.s.srv.listens
-	hub.add(l)
+	hub.admit(l, func() { l.send(messages.NotificationSubscriptionsAcknowledged, members) })
 	select {
 	case <-r.ctx.Done():
 		hub.remove(l)

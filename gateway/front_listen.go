@@ -55,10 +55,7 @@ func (g *Gateway) listen(ctx context.Context, fs *frontSession, m *messages.Mess
 	if err != nil {
 		return nil, &messages.WireError{Code: messages.CodeInternalError, Message: err.Error()}
 	}
-	// Pushed before the listen can be found: the acknowledgement is the
-	// first message of its stream.
-	l.send(messages.NotificationSubscriptionsAcknowledged, members)
-	if !g.fronts.addListen(l) {
+	if !g.fronts.addListen(l, func() { l.send(messages.NotificationSubscriptionsAcknowledged, members) }) {
 		return nil, &messages.WireError{Code: messages.CodeInternalError, Message: "the gateway is shutting down"}
 	}
 	defer g.fronts.removeListen(l)

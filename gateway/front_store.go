@@ -142,8 +142,12 @@ func (f *fronts) logMessage(level messages.LoggingLevel, frame []byte) {
 	}
 }
 
-// addListen registers an open listen; false once closeAll ran.
-func (f *fronts) addListen(l *frontListen) bool {
+// addListen pushes the listen's acknowledgement (ack) and registers the
+// listen in one step under f.mu, so that no notification reaches the
+// listen before its acknowledgement and every notification the client
+// can have caused after seeing it reaches the listen; false, nothing
+// pushed, once closeAll ran.
+func (f *fronts) addListen(l *frontListen, ack func()) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	// Checked under f.mu: closeAll closes the table before it sweeps the
@@ -151,6 +155,7 @@ func (f *fronts) addListen(l *frontListen) bool {
 	if f.sessions.Closed() {
 		return false
 	}
+	ack()
 	f.listens[l] = struct{}{}
 	return true
 }
