@@ -91,9 +91,12 @@ func (g *sessionGrain) init(ctx actor.Context, identity string) {
 	if err != nil {
 		g.failed = err
 		g.host.closedSession(identity, closed)
-		// Stop at once: the next request activates the identity anew
-		// (here with the server table fixed, or on the new owner).
-		ctx.Poison(g.self)
+		// Not stopped here: the request that activated the grain may not
+		// be in its mailbox yet, and one that found the grain stopped
+		// would activate it again, and again. request answers it with
+		// the error and then stops the grain; the next request activates
+		// the identity anew (here with the server table fixed, or on the
+		// new owner).
 		return
 	}
 	g.host.m.log.Debug("session activated", "session", identity)
@@ -131,12 +134,10 @@ func (g *sessionGrain) opened(ctx actor.Context, msg *sessionOpened) {
 	}
 	waiting := g.waiting
 	g.waiting = nil
+	// A failed grain stops once it answered a request (request); the
+	// next request activates the identity again and retries.
 	for _, w := range waiting {
 		g.request(ctx, w.sender, w.msg)
-	}
-	if g.failed != nil {
-		// The next request activates the identity again and retries.
-		ctx.Poison(g.self)
 	}
 }
 
@@ -146,6 +147,8 @@ func (g *sessionGrain) request(ctx actor.Context, sender *actor.PID, msg any) {
 	}
 	if g.failed != nil {
 		ctx.Send(sender, &clusterpb.SessionReply{Error: encodeError(g.failed)})
+		// Every activation answers at least the request that caused it.
+		ctx.Poison(g.self)
 		return
 	}
 	if g.sess == nil {
