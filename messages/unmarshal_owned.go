@@ -27,13 +27,18 @@ var ownedDecoders = sync.Pool{New: func() any {
 // Decoded strings, bytes a json.Unmarshaler in v keeps, and the text of a
 // returned error may alias data, so the caller owns data and must never
 // modify it, nor reuse its buffer, while v or the error is in use.
-// RawMessage members are still copies. Use it on buffers that are not
+// RawMessage members are still copies, except in a *CallToolResult of the
+// common shape, which a scanner decodes (tool_result_decode.go): its
+// StructuredContent and Meta alias data too. Use it on buffers that are not
 // recycled, such as the raw members of messages from DecodeFrame, or from
 // AppendDecodedFrame on a frame the caller owns.
 //
 // Invalid UTF-8 keeps working without the copy: sonic checks the whole
 // input first and, if it finds any, decodes from a corrected copy instead.
 func UnmarshalOwned(data []byte, v any) error {
+	if r, ok := v.(*CallToolResult); ok && r.isZero() && decodeCallToolResultInPlace(data, r) {
+		return nil
+	}
 	d := ownedDecoders.Get().(*decoder.Decoder)
 	d.Reset(unsafe.String(unsafe.SliceData(data), len(data)))
 	err := d.Decode(v)
