@@ -35,9 +35,12 @@ func TestPeerHarnessRunsEveryScenarioForEveryClient(t *testing.T) {
 				res, err := peers.Run(ctx, sc, k, 10, 2)
 				require.NoError(t, err)
 				assert.Equal(t, sc.Sessions, res.Sessions)
-				if sc.Idle {
+				switch {
+				case sc.FirstCall:
+					assert.Positive(t, res.FirstCall)
+				case sc.Idle:
 					assert.Positive(t, res.OpenAll)
-				} else {
+				default:
 					assert.Equal(t, 10, res.Calls)
 					assert.Equal(t, sc.InFlight, res.InFlight)
 				}

@@ -44,6 +44,9 @@ func median(rs []peers.Result, f func(peers.Result) float64) (float64, bool) {
 
 func callsPerSec(r peers.Result) float64 { return r.CallsPerSec() }
 func cpuMicros(r peers.Result) float64   { return float64(r.CPUPerCall()) / 1e3 }
+func firstCallMillis(r peers.Result) float64 {
+	return float64(r.FirstCall.Microseconds()) / 1e3
+}
 
 // cell renders one scenario × client cell.
 func (t *table) cell(si, ki int) string {
@@ -53,6 +56,9 @@ func (t *table) cell(si, ki int) string {
 	}
 	m := func(f func(peers.Result) float64) float64 { v, _ := median(rs, f); return v }
 	sc := t.scenarios[si]
+	if sc.FirstCall {
+		return fmt.Sprintf("%.1f ms", m(firstCallMillis))
+	}
 	if !sc.Idle {
 		return fmt.Sprintf("%.0f · %.0f µs", m(callsPerSec), m(cpuMicros))
 	}
@@ -91,7 +97,7 @@ func (t *table) printDetails(w io.Writer) {
 	fmt.Fprintln(w, "\nDetails (medians): allocs/call · B/call · p50 · p99 latency")
 	fmt.Fprintln(w)
 	for si, sc := range t.scenarios {
-		if sc.Idle {
+		if sc.Idle || sc.FirstCall {
 			continue
 		}
 		var parts []string
@@ -128,6 +134,14 @@ func (t *table) printRatios(w io.Writer) {
 			continue
 		}
 		for si, sc := range t.scenarios {
+			if sc.FirstCall {
+				ef, ok1 := median(t.cells[si][eng], firstCallMillis)
+				rf, ok2 := median(t.cells[si][ri], firstCallMillis)
+				if ok1 && ok2 {
+					fmt.Fprintf(w, "mcpengine ÷ %s, %s: %.2fx (target ≤ 2) %s\n", raw, sc.Label(), ef/rf, verdict(ef/rf <= 2))
+				}
+				continue
+			}
 			if sc.Idle {
 				continue
 			}

@@ -33,6 +33,10 @@ type Result struct {
 	HeapPerSession       float64
 	GoroutinesPerSession float64
 	OpenAll              time.Duration
+
+	// FirstCall rows: New, one session opened and its first call, in a
+	// fresh process (firstcall.go).
+	FirstCall time.Duration
 }
 
 // CallsPerSec is the phase's throughput.
@@ -61,6 +65,9 @@ func Run(ctx context.Context, sc Scenario, kind Kind, calls, warmup int) (res Re
 			err = fmt.Errorf("%s/%s: %w", sc.Name, kind.Name, err)
 		}
 	}()
+	if sc.FirstCall {
+		return runFirstCall(ctx, sc, kind)
+	}
 	var t Target
 	if sc.HTTP {
 		srv, err := StartHTTPServer(sc.Version == Modern)

@@ -12,6 +12,9 @@ type Scenario struct {
 	// Sessions and makes no call.
 	Sessions, InFlight int
 	Idle               bool
+	// FirstCall rows time New, one session and its first call in a fresh
+	// process: the fixed cost a program pays before it can call.
+	FirstCall bool
 }
 
 // Label is the row's caption in the table.
@@ -25,6 +28,8 @@ func (s Scenario) Label() string {
 		era = Modern + " "
 	}
 	switch {
+	case s.FirstCall:
+		return fmt.Sprintf("%stime to first call (New, connect, 1 call; fresh process), %s", era, tr)
 	case s.Idle && s.HTTP:
 		return fmt.Sprintf("%s%d idle %s sessions: heap · goroutines per session · time to open all", era, s.Sessions, tr)
 	case s.Idle:
@@ -45,6 +50,8 @@ var Scenarios = []Scenario{
 	{Name: "http-100x4", Version: Legacy, HTTP: true, Sessions: 100, InFlight: 4},
 	{Name: "idle-http-1000", Version: Legacy, HTTP: true, Sessions: 1000, Idle: true},
 	{Name: "idle-stdio-200", Version: Legacy, Sessions: 200, Idle: true},
+	{Name: "first-call-stdio", Version: Legacy, Sessions: 1, FirstCall: true},
+	{Name: "first-call-http", Version: Legacy, HTTP: true, Sessions: 1, FirstCall: true},
 	{Name: "modern-stdio-1x1", Version: Modern, Sessions: 1, InFlight: 1},
 	{Name: "modern-stdio-1x64", Version: Modern, Sessions: 1, InFlight: 64},
 	{Name: "modern-http-1x64", Version: Modern, HTTP: true, Sessions: 1, InFlight: 64},
@@ -64,7 +71,7 @@ func ScenarioNamed(name string) (Scenario, bool) {
 // (same transport, sessions and calls in flight).
 func LegacyOf(s Scenario) (Scenario, bool) {
 	for _, l := range Scenarios {
-		if l.Version == Legacy && l.HTTP == s.HTTP && l.Sessions == s.Sessions && l.InFlight == s.InFlight && l.Idle == s.Idle {
+		if l.Version == Legacy && l.HTTP == s.HTTP && l.Sessions == s.Sessions && l.InFlight == s.InFlight && l.Idle == s.Idle && l.FirstCall == s.FirstCall {
 			return l, true
 		}
 	}

@@ -53,6 +53,8 @@ func newEchoServer() *mcp.Server {
 //	serve-gosdk-http stateful|stateless Streamable HTTP on a loopback port,
 //	                                    printed as the first line of stdout;
 //	                                    it serves until stdin ends
+//	first-call KIND VERSION [URL]       one client's time to its first
+//	                                    call, printed in nanoseconds
 func MaybeServe() {
 	if len(os.Args) < 2 {
 		return
@@ -68,6 +70,8 @@ func MaybeServe() {
 		}
 	case serveHTTPArg:
 		err = serveHTTP(len(os.Args) > 2 && os.Args[2] == "stateless")
+	case firstCallArg:
+		err = serveFirstCall(os.Args[2:])
 	default:
 		return
 	}
