@@ -4,8 +4,14 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"io"
+	"net"
+	"net/http"
 	"os"
+	"os/exec"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/mcpengine/mcpengine"
 	"github.com/mcpengine/mcpengine/messages"
@@ -15,30 +21,16 @@ import (
 // serveCanned) for the era it names; TestMain checks it first.
 const cannedServerEnv = "MCPENGINE_CANNED_SERVER_ERA"
 
+// cannedHTTPServerEnv makes it the canned Streamable HTTP server instead
+// (serveCannedHTTP).
+const cannedHTTPServerEnv = "MCPENGINE_CANNED_HTTP_SERVER_ERA"
+
 // serveCanned answers on stdio with prepared bytes, the same work in both
-// eras: the id is spliced into a fixed tools/call answer. The legacy
-// server refuses the era probe and answers initialize; the modern one
-// answers server/discover. What the client spends per call then differs
-// only by what the era asks of the client, not by the server's speed.
-// "legacy-modernanswer" is the legacy era answered with the modern
-// answer's bytes (resultType and _meta are legal extras there), to split
-// the cost of reading a larger answer from the rest of what the era asks.
+// eras (cannedAnswer). What the client spends per call then differs only
+// by what the era asks of the client, not by the server's speed.
 func serveCanned(era string) {
 	in := bufio.NewReaderSize(os.Stdin, 64<<10)
 	out := bufio.NewWriterSize(os.Stdout, 64<<10)
-	answer := func(id messages.RawMessage, result string) {
-		out.WriteString(`{"jsonrpc":"2.0","id":`)
-		out.Write(id)
-		out.WriteString(`,"result":`)
-		out.WriteString(result)
-		out.WriteString("}\n")
-	}
-	call := `{"content":[{"type":"text","text":"hello"}]}`
-	if era != "legacy" {
-		// As the official Go SDK server answers in 2026-07-28: its
-		// identity in every result's _meta.
-		call = `{"resultType":"complete","content":[{"type":"text","text":"hello"}],"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"canned","version":"1"}}}`
-	}
 	for {
 		line, err := in.ReadSlice('\n')
 		if err != nil {
@@ -48,24 +40,76 @@ func serveCanned(era string) {
 		if err != nil || m.Kind != messages.KindRequest {
 			continue
 		}
-		switch {
-		case m.Method == messages.MethodToolsCall:
-			answer(m.ID.AppendJSON(nil), call)
-		case m.Method == messages.MethodServerDiscover && era == "modern":
-			answer(m.ID.AppendJSON(nil), `{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"canned","version":"1"}}}`)
-		case m.Method == messages.MethodServerDiscover:
-			out.WriteString(`{"jsonrpc":"2.0","id":` + string(m.ID.AppendJSON(nil)) + `,"error":{"code":-32601,"message":"method not found"}}` + "\n")
-		case m.Method == messages.MethodInitialize:
-			answer(m.ID.AppendJSON(nil), `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"canned","version":"1"}}`)
-		default:
-			answer(m.ID.AppendJSON(nil), `{}`)
-		}
+		out.Write(cannedAnswer(era, m))
+		out.WriteByte('\n')
 		if in.Buffered() == 0 {
 			if out.Flush() != nil {
 				return
 			}
 		}
 	}
+}
+
+// cannedAnswer is the canned servers' answer to request m: the id spliced
+// into a fixed tools/call answer. The legacy server refuses the era probe
+// and answers initialize; the modern one answers server/discover.
+// "legacy-modernanswer" is the legacy era answered with the modern
+// answer's bytes (resultType and _meta are legal extras there), to split
+// the cost of reading a larger answer from the rest of what the era asks.
+func cannedAnswer(era string, m messages.Message) []byte {
+	answer := func(result string) []byte {
+		return []byte(`{"jsonrpc":"2.0","id":` + string(m.ID.AppendJSON(nil)) + `,"result":` + result + `}`)
+	}
+	switch {
+	case m.Method == messages.MethodToolsCall && era == "legacy":
+		return answer(`{"content":[{"type":"text","text":"hello"}]}`)
+	case m.Method == messages.MethodToolsCall:
+		// As the official Go SDK server answers in 2026-07-28: its
+		// identity in every result's _meta.
+		return answer(`{"resultType":"complete","content":[{"type":"text","text":"hello"}],"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"canned","version":"1"}}}`)
+	case m.Method == messages.MethodServerDiscover && era == "modern":
+		return answer(`{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{}},"ttlMs":0,"cacheScope":"public","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"canned","version":"1"}}}`)
+	case m.Method == messages.MethodServerDiscover:
+		return []byte(`{"jsonrpc":"2.0","id":` + string(m.ID.AppendJSON(nil)) + `,"error":{"code":-32601,"message":"method not found"}}`)
+	case m.Method == messages.MethodInitialize:
+		return answer(`{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"canned","version":"1"}}`)
+	default:
+		return answer(`{}`)
+	}
+}
+
+// serveCannedHTTP is serveCanned over Streamable HTTP, JSON answers only,
+// on a loopback port printed as the first line of stdout; it serves until
+// stdin ends. The handshake era gets a session id from initialize.
+func serveCannedHTTP(era string) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(r.Body)
+		if r.Method != http.MethodPost || err != nil {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		m, err := messages.DecodeMessage(body)
+		if err != nil || m.Kind != messages.KindRequest {
+			w.WriteHeader(http.StatusAccepted)
+			return
+		}
+		if m.Method == messages.MethodInitialize {
+			w.Header().Set("Mcp-Session-Id", "canned")
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(cannedAnswer(era, m))
+	})
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	// Owned by serveCannedHTTP: ends when Close below closes the listener.
+	go func() { _ = srv.Serve(ln) }()
+	fmt.Printf("http://%s/mcp\n", ln.Addr())
+	_, _ = io.Copy(io.Discard, os.Stdin)
+	_ = srv.Close()
 }
 
 // BenchmarkCallStdioEras: the client's cost per call in each era against
@@ -93,4 +137,61 @@ func BenchmarkCallStdioEras(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkCallHTTPEras is BenchmarkCallStdioEras over Streamable HTTP
+// (JSON answers, one session): what 2026-07-28 costs the client per call
+// beside its larger answer is its headers (MCP-Protocol-Version, Mcp-Method,
+// Mcp-Name) and per-request _meta; there is no session id.
+func BenchmarkCallHTTPEras(b *testing.B) {
+	exe, err := os.Executable()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, era := range []string{"legacy", "legacy-modernanswer", "modern"} {
+		for _, n := range benchInFlightLevels {
+			b.Run(fmt.Sprintf("era=%s/inflight=%d", era, n), func(b *testing.B) {
+				url := startCannedHTTP(b, exe, era)
+				e := benchEngine(b, mcpengine.Config{})
+				s, err := e.Connect(context.Background(), mcpengine.SessionConfig{Name: "canned", Server: mcpengine.ServerConfig{
+					URL: url, Type: "streamable-http"}})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if want := map[string]string{"legacy": "2025-11-25", "legacy-modernanswer": "2025-11-25", "modern": "2026-07-28"}[era]; s.ProtocolVersion() != want {
+					b.Fatalf("negotiated %s, want %s", s.ProtocolVersion(), want)
+				}
+				benchEcho(b, s, n, "client-cpu-ns/op")
+			})
+		}
+	}
+}
+
+// startCannedHTTP starts this binary as the canned HTTP server of era (a
+// child process, so its CPU is not the client's) and returns its URL; the
+// child ends when the benchmark's cleanup closes its stdin.
+func startCannedHTTP(b *testing.B, exe, era string) string {
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), cannedHTTPServerEnv+"="+era)
+	cmd.Stderr = os.Stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		_ = stdin.Close()
+		_ = cmd.Wait()
+	})
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		b.Fatalf("canned HTTP server printed no address: %v", err)
+	}
+	return strings.TrimSpace(line)
 }

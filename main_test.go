@@ -16,5 +16,9 @@ func TestMain(m *testing.M) {
 		serveCanned(era)
 		os.Exit(0)
 	}
+	if era := os.Getenv(cannedHTTPServerEnv); era != "" {
+		serveCannedHTTP(era)
+		os.Exit(0)
+	}
 	os.Exit(testkit.Main(m, testkit.MainOptions{EngineBin: &engineBin}))
 }
