@@ -13,98 +13,122 @@ import "unsafe"
 // sonic, which stays the reference: the fast path gives exactly what sonic
 // gives or is not taken.
 
-// callToolResultNames are the members read; others (resultType among
-// them) are validated and skipped, as sonic skips members it has no field
-// for.
-var callToolResultNames = [...]string{"content", "structuredContent", "isError", "_meta"}
-
-const (
-	spanContent = iota
-	spanStructuredContent
-	spanIsError
-	spanResultMeta
-)
-
 // decodeCallToolResultInPlace fills a zero out from b and reports whether
 // it could; false leaves out zero and means "ask sonic". Strings and raw
 // members alias b, which the caller owns (UnmarshalOwned's contract).
+// content is parsed as it is validated, in one pass; other members are
+// validated and skipped (resultType among them, as sonic skips members it
+// has no field for).
 func decodeCallToolResultInPlace(b []byte, out *CallToolResult) bool {
 	b = trimSpace(b)
 	if len(b) == 0 || b[0] != '{' {
 		return false
 	}
-	var s [len(callToolResultNames)]span
-	if end, ok := scanMembers(b, 0, callToolResultNames[:], s[:]); !ok || end != len(b) {
-		return false
-	}
 	var r CallToolResult
-	if sp := s[spanContent]; sp.present() {
-		content, ok := decodeTextBlocks(b[sp.start:sp.end])
-		if !ok {
+	var seenContent, seenStructured, seenIsError, seenMeta bool
+	i := skipSpace(b, 1)
+	if i < len(b) && b[i] == '}' {
+		*out = r
+		return i+1 == len(b)
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
 			return false
 		}
-		r.Content = content
-	}
-	if sp := s[spanStructuredContent]; sp.present() {
-		// Only an object: sonic hands "null" and scalars to RawMessage
-		// in ways not worth mirroring here.
-		if b[sp.start] != '{' {
+		end, escaped, ok := scanString(b, i)
+		if !ok || escaped {
 			return false
 		}
-		r.StructuredContent = sp.raw(b)
-	}
-	if sp := s[spanIsError]; sp.present() {
-		switch string(b[sp.start:sp.end]) {
-		case "true":
-			r.IsError = true
-		case "false":
+		name := b[i+1 : end-1]
+		if i = skipSpace(b, end); i >= len(b) || b[i] != ':' {
+			return false
+		}
+		start := skipSpace(b, i+1)
+		if string(name) == "content" {
+			if seenContent {
+				return false
+			}
+			seenContent = true
+			if r.Content, i, ok = decodeTextBlocks(b, start); !ok {
+				return false
+			}
+		} else {
+			if i, ok = skipValue(b, start); !ok {
+				return false
+			}
+			v := b[start:i:i]
+			switch string(name) {
+			case "structuredContent":
+				// Only an object: sonic hands "null" and scalars to
+				// RawMessage in ways not worth mirroring here.
+				if seenStructured || v[0] != '{' {
+					return false
+				}
+				seenStructured, r.StructuredContent = true, v
+			case "isError":
+				if seenIsError || (string(v) != "true" && string(v) != "false") {
+					return false
+				}
+				seenIsError, r.IsError = true, string(v) == "true"
+			case "_meta":
+				if seenMeta || v[0] != '{' {
+					return false
+				}
+				seenMeta, r.Meta = true, Meta(v)
+			}
+		}
+		if i = skipSpace(b, i); i >= len(b) {
+			return false
+		}
+		switch b[i] {
+		case ',':
+			i = skipSpace(b, i+1)
+		case '}':
+			if i+1 != len(b) {
+				return false
+			}
+			*out = r
+			return true
 		default:
 			return false
 		}
 	}
-	if sp := s[spanResultMeta]; sp.present() {
-		if b[sp.start] != '{' {
-			return false
-		}
-		r.Meta = Meta(sp.raw(b))
-	}
-	*out = r
-	return true
 }
 
-// decodeTextBlocks decodes a scanned array whose elements are all
-// {"type":"text","text":"..."} (in either order, nothing else): the
-// content of nearly every tool result. Any other element refuses the
-// whole array.
-func decodeTextBlocks(b []byte) ([]ContentBlock, bool) {
-	if string(b) == "null" {
-		return nil, true
+// decodeTextBlocks parses the value at b[i]: null, or an array whose
+// elements are all {"type":"text","text":"..."} (in either order, nothing
+// else), the content of nearly every tool result. It returns the index
+// past the value; any other value refuses it.
+func decodeTextBlocks(b []byte, i int) ([]ContentBlock, int, bool) {
+	if end, ok := scanLiteral(b, i, "null"); ok {
+		return nil, end, true
 	}
-	if b[0] != '[' {
-		return nil, false
+	if i >= len(b) || b[i] != '[' {
+		return nil, 0, false
 	}
 	blocks := []ContentBlock{}
-	i := skipSpace(b, 1)
-	if b[i] == ']' {
-		return blocks, true
+	if i = skipSpace(b, i+1); i < len(b) && b[i] == ']' {
+		return blocks, i + 1, true
 	}
 	for {
-		if b[i] != '{' {
-			return nil, false
+		if i >= len(b) || b[i] != '{' {
+			return nil, 0, false
 		}
 		end, block, ok := decodeTextBlock(b, i)
 		if !ok {
-			return nil, false
+			return nil, 0, false
 		}
 		blocks = append(blocks, block)
-		i = skipSpace(b, end)
+		if i = skipSpace(b, end); i >= len(b) {
+			return nil, 0, false
+		}
 		switch b[i] {
 		case ',':
 			i = skipSpace(b, i+1)
 		case ']':
-			return blocks, true
+			return blocks, i + 1, true
 		default:
-			return nil, false
+			return nil, 0, false
 		}
 	}
 }
