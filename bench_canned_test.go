@@ -9,11 +9,11 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/mcpengine/mcpengine"
+	"github.com/mcpengine/mcpengine/internal/testkit"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -117,81 +117,45 @@ func serveCannedHTTP(era string) {
 // client-cpu-ns/op of modern over legacy is what 2026-07-28 costs the
 // client (target ≤ 1.10).
 func BenchmarkCallStdioEras(b *testing.B) {
-	exe, err := os.Executable()
-	if err != nil {
-		b.Fatal(err)
-	}
-	for _, era := range []string{"legacy", "legacy-modernanswer", "modern"} {
-		for _, n := range benchInFlightLevels {
-			b.Run(fmt.Sprintf("era=%s/inflight=%d", era, n), func(b *testing.B) {
-				e := benchEngine(b, mcpengine.Config{})
-				s, err := e.Connect(context.Background(), mcpengine.SessionConfig{Name: "canned", Server: mcpengine.ServerConfig{
-					Command: exe, Env: map[string]string{cannedServerEnv: era}}})
-				if err != nil {
-					b.Fatal(err)
-				}
-				if want := map[string]string{"legacy": "2025-11-25", "legacy-modernanswer": "2025-11-25", "modern": "2026-07-28"}[era]; s.ProtocolVersion() != want {
-					b.Fatalf("negotiated %s, want %s", s.ProtocolVersion(), want)
-				}
-				benchEcho(b, s, n, "client-cpu-ns/op")
-			})
-		}
-	}
+	benchEras(b, func(b *testing.B, exe, era string) mcpengine.ServerConfig {
+		return mcpengine.ServerConfig{Command: exe, Env: map[string]string{cannedServerEnv: era}}
+	})
 }
 
 // BenchmarkCallHTTPEras is BenchmarkCallStdioEras over Streamable HTTP
-// (JSON answers, one session): what 2026-07-28 costs the client per call
-// beside its larger answer is its headers (MCP-Protocol-Version, Mcp-Method,
-// Mcp-Name) and per-request _meta; there is no session id.
+// (JSON answers, one session; the server a child process): what 2026-07-28
+// costs the client per call beside its larger answer is its headers
+// (MCP-Protocol-Version, Mcp-Method, Mcp-Name) and per-request _meta; there
+// is no session id.
 func BenchmarkCallHTTPEras(b *testing.B) {
+	benchEras(b, func(b *testing.B, exe, era string) mcpengine.ServerConfig {
+		cmd := exec.Command(exe)
+		cmd.Env = append(os.Environ(), cannedHTTPServerEnv+"="+era)
+		return mcpengine.ServerConfig{URL: testkit.StartAddressChild(b, cmd), Type: "streamable-http"}
+	})
+}
+
+// benchEras runs echo calls at each in-flight level against the canned
+// server of each era that server starts.
+func benchEras(b *testing.B, server func(b *testing.B, exe, era string) mcpengine.ServerConfig) {
 	exe, err := os.Executable()
 	if err != nil {
 		b.Fatal(err)
 	}
+	negotiates := map[string]string{"legacy": "2025-11-25", "legacy-modernanswer": "2025-11-25", "modern": "2026-07-28"}
 	for _, era := range []string{"legacy", "legacy-modernanswer", "modern"} {
 		for _, n := range benchInFlightLevels {
 			b.Run(fmt.Sprintf("era=%s/inflight=%d", era, n), func(b *testing.B) {
-				url := startCannedHTTP(b, exe, era)
 				e := benchEngine(b, mcpengine.Config{})
-				s, err := e.Connect(context.Background(), mcpengine.SessionConfig{Name: "canned", Server: mcpengine.ServerConfig{
-					URL: url, Type: "streamable-http"}})
+				s, err := e.Connect(context.Background(), mcpengine.SessionConfig{Name: "canned", Server: server(b, exe, era)})
 				if err != nil {
 					b.Fatal(err)
 				}
-				if want := map[string]string{"legacy": "2025-11-25", "legacy-modernanswer": "2025-11-25", "modern": "2026-07-28"}[era]; s.ProtocolVersion() != want {
-					b.Fatalf("negotiated %s, want %s", s.ProtocolVersion(), want)
+				if s.ProtocolVersion() != negotiates[era] {
+					b.Fatalf("negotiated %s, want %s", s.ProtocolVersion(), negotiates[era])
 				}
 				benchEcho(b, s, n, "client-cpu-ns/op")
 			})
 		}
 	}
-}
-
-// startCannedHTTP starts this binary as the canned HTTP server of era (a
-// child process, so its CPU is not the client's) and returns its URL; the
-// child ends when the benchmark's cleanup closes its stdin.
-func startCannedHTTP(b *testing.B, exe, era string) string {
-	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), cannedHTTPServerEnv+"="+era)
-	cmd.Stderr = os.Stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() {
-		_ = stdin.Close()
-		_ = cmd.Wait()
-	})
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil {
-		b.Fatalf("canned HTTP server printed no address: %v", err)
-	}
-	return strings.TrimSpace(line)
 }

@@ -1,7 +1,6 @@
 package benchmarks_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"net"
@@ -20,6 +19,7 @@ import (
 
 	"github.com/mcpengine/mcpengine"
 	"github.com/mcpengine/mcpengine/demoserver"
+	"github.com/mcpengine/mcpengine/internal/testkit"
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/transport/httpx"
 )
@@ -88,27 +88,7 @@ func startScaleServer(b *testing.B) string {
 		b.Fatal(err)
 	}
 	cmd := exec.Command(exe, scaleServeArg)
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		b.Fatal(err)
-	}
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() {
-		_ = stdin.Close()
-		_ = cmd.Wait()
-	})
-	line, err := bufio.NewReader(stdout).ReadString('\n')
-	if err != nil {
-		b.Fatal("scale server:", err)
-	}
-	return strings.TrimSpace(line)
+	return testkit.StartAddressChild(b, cmd)
 }
 
 // raiseFDLimit raises the soft descriptor limit to n if the hard limit

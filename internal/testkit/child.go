@@ -1,0 +1,39 @@
+package testkit
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// StartAddressChild starts cmd, a server child that prints its address as
+// the first line of stdout and serves until its stdin ends, and returns
+// that line. The test's cleanup closes the child's stdin and waits for it.
+func StartAddressChild(tb testing.TB, cmd *exec.Cmd) string {
+	tb.Helper()
+	if cmd.Stderr == nil {
+		cmd.Stderr = os.Stderr
+	}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() {
+		_ = stdin.Close()
+		_ = cmd.Wait()
+	})
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		tb.Fatalf("%s printed no address: %v", cmd.Path, err)
+	}
+	return strings.TrimSpace(line)
+}
