@@ -18,6 +18,7 @@ import (
 	"github.com/mcpengine/mcpengine"
 	"github.com/mcpengine/mcpengine/demoserver"
 	"github.com/mcpengine/mcpengine/internal/schemacheck"
+	"github.com/mcpengine/mcpengine/internal/testkit"
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/transport"
 	"github.com/mcpengine/mcpengine/transport/memory"
@@ -301,16 +302,19 @@ func TestEraCacheSkipsTheProbeForLaterSessions(t *testing.T) {
 	t.Run("stdio, counted by the frames sent", func(t *testing.T) {
 		e := newEngine(t, mcpengine.Config{})
 		server := engineServe("--versions", "2025-06-18", "--refuse-initialize")
-		var frames []uint64
-		for _, name := range []string{"first", "second"} {
+		// discover, initialize 2025-11-25 (refused), initialize 2025-06-18,
+		// notifications/initialized; then only the last two. The
+		// notification may still be on its way out when Connect returns.
+		var sessions []*mcpengine.Session
+		for i, name := range []string{"first", "second"} {
 			s, err := e.Connect(testCtx(t, 30*time.Second), mcpengine.SessionConfig{Name: name, Server: server})
 			require.NoError(t, err)
 			assert.Equal(t, messages.Version20250618, s.ProtocolVersion())
-			frames = append(frames, s.Stats().FramesOut)
+			want := []uint64{4, 2}[i]
+			testkit.Eventually(t, 10*time.Second, func() bool { return s.Stats().FramesOut >= want }, "%s session: %d frames out", name, want)
+			sessions = append(sessions, s)
 		}
-		// discover, initialize 2025-11-25 (refused), initialize 2025-06-18,
-		// notifications/initialized; then only the last two.
-		assert.Equal(t, []uint64{4, 2}, frames)
+		assert.Equal(t, []uint64{4, 2}, []uint64{sessions[0].Stats().FramesOut, sessions[1].Stats().FramesOut})
 	})
 }
 
