@@ -146,8 +146,12 @@ type Warmup struct {
 type HDRDump struct {
 	Latency string `json:"latency,omitempty"`
 	Service string `json:"service,omitempty"`
-	// SendLag is kept only with Config.MethodHistograms.
-	SendLag string `json:"send_lag,omitempty"`
+	// SendLag, Connect (the connects' transport phase) and Handshake are
+	// kept only with Config.MethodHistograms: a coordinator merges them
+	// across members.
+	SendLag   string `json:"send_lag,omitempty"`
+	Connect   string `json:"connect,omitempty"`
+	Handshake string `json:"handshake,omitempty"`
 }
 
 // Schedule is the open model's account: how many calls were scheduled in
