@@ -275,6 +275,9 @@ type Progress struct {
 	// Latency is nil in the closed model, where it equals Service). They
 	// are reused: valid only during the call, copy or encode them there.
 	Latency, Service *hdrhistogram.Histogram
+	// Connects are the run's connects so far (with
+	// Config.MethodHistograms only).
+	Connects ConnectsSoFar
 }
 
 func jsonMarshal(v any) ([]byte, error)   { return json.Marshal(v) }
