@@ -42,6 +42,7 @@ require (
 	github.com/labstack/echo v3.3.10+incompatible
 	github.com/yosida95/uritemplate/v3 v3.0.2
 	go.etcd.io/etcd/client/v3 v3.5.10
+	go.uber.org/zap v1.21.0
 )
 
 require (
@@ -93,7 +94,6 @@ require (
 	go.etcd.io/etcd/client/pkg/v3 v3.5.10 // indirect
 	go.uber.org/atomic v1.9.0 // indirect
 	go.uber.org/multierr v1.8.0 // indirect
-	go.uber.org/zap v1.21.0 // indirect
 	golang.org/x/crypto v0.57.0 // indirect
 	golang.org/x/exp v0.0.0-20231110203233-9a3e6036ecaa // indirect
 	golang.org/x/sync v0.23.0 // indirect

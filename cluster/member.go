@@ -78,7 +78,7 @@ func Start(ctx context.Context, cfg Config) (m *Member, err error) {
 	}
 	lib := libraryLogger(&cfg, log)
 	system := actor.NewActorSystem(actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return lib }))
-	ms, err := newMembership(&cfg, system)
+	ms, err := newMembership(ctx, &cfg, system)
 	if err != nil {
 		if cfg.Listener != nil {
 			cfg.Listener.Close()

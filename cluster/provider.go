@@ -1,6 +1,7 @@
 package cluster
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"net/http"
@@ -11,11 +12,9 @@ import (
 	protocluster "github.com/asynkron/protoactor-go/cluster"
 	"github.com/asynkron/protoactor-go/cluster/clusterproviders/automanaged"
 	"github.com/asynkron/protoactor-go/cluster/clusterproviders/consul"
-	"github.com/asynkron/protoactor-go/cluster/clusterproviders/etcd"
 	"github.com/asynkron/protoactor-go/cluster/clusterproviders/k8s"
 	"github.com/hashicorp/consul/api"
 	"github.com/labstack/echo"
-	clientv3 "go.etcd.io/etcd/client/v3"
 )
 
 // membership is the provider a member runs, with what Start needs to
@@ -36,7 +35,7 @@ type membership struct {
 // 0.0.0.0:PORT itself, but it serves a listener already set on its
 // server, so the health endpoint binds exactly Listen (and Listen's port
 // may be 0 in tests).
-func newMembership(cfg *Config, system *actor.ActorSystem) (*membership, error) {
+func newMembership(ctx context.Context, cfg *Config, system *actor.ActorSystem) (*membership, error) {
 	host, port, err := cfg.listenAddr()
 	if err != nil {
 		return nil, err
@@ -85,17 +84,9 @@ func newMembership(cfg *Config, system *actor.ActorSystem) (*membership, error) 
 		}
 		return &membership{provider: p, remoteHost: host, remotePort: port}, nil
 	case ProviderEtcd:
-		eps := cfg.Provider.EtcdEndpoints
-		if len(eps) == 0 {
-			eps = []string{"127.0.0.1:2379"}
-		}
-		base := cfg.Provider.EtcdBaseKey
-		if base == "" {
-			base = "/protoactor"
-		}
-		p, err := etcd.NewWithConfig(base, clientv3.Config{Endpoints: eps, DialTimeout: 5 * time.Second})
+		p, err := newEtcdProvider(ctx, cfg)
 		if err != nil {
-			return nil, fmt.Errorf("cluster: etcd provider: %w", err)
+			return nil, err
 		}
 		return &membership{provider: p, remoteHost: host, remotePort: port}, nil
 	case ProviderK8s:

@@ -160,6 +160,7 @@ func TestLoadJoinCountsEveryCallOnce(t *testing.T) {
 	assert.EqualValues(t, rep.Calls, sum)
 	assert.Len(t, seen, 3)
 	disttest.LatencyIsTheMembersMerged(t, rep)
+	disttest.ConnectIsTheMembersMerged(t, rep)
 	assert.Contains(t, r.stdout, "Members:")
 	for _, w := range workers {
 		assert.Contains(t, w.stderrText(), "load run done", "worker %s ran a share", w.addr)

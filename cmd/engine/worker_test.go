@@ -28,10 +28,7 @@ type worker struct {
 // with servers as their server table and extra flags.
 func startWorkers(t *testing.T, n int, servers map[string]any, extra ...string) []*worker {
 	t.Helper()
-	cfg := filepath.Join(t.TempDir(), "servers.json")
-	data, err := json.Marshal(map[string]any{"mcpServers": servers})
-	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(cfg, data, 0o600))
+	cfg := writeServers(t, servers)
 	// The membership ports every worker must know before any starts:
 	// taken from the kernel, then freed for the worker to bind.
 	addrs := make([]string, n)
@@ -43,14 +40,30 @@ func startWorkers(t *testing.T, n int, servers map[string]any, extra ...string) 
 	}
 	ws := make([]*worker, n)
 	for i := range ws {
-		args := append([]string{"worker", "--listen", addrs[i], "--join", strings.Join(addrs, ","), "--refresh", "200ms",
-			"--config", cfg, "--http", "127.0.0.1:0", "--cluster", t.Name()}, extra...)
-		p := startListening(t, nil, func(line string) (string, bool) {
-			return strings.CutPrefix(line, "worker: serving /healthz at ")
-		}, args...)
-		ws[i] = &worker{p: p, http: strings.TrimSuffix(p.url, "/healthz")}
+		ws[i] = startWorker(t, append([]string{"--listen", addrs[i], "--join", strings.Join(addrs, ","), "--refresh", "200ms",
+			"--config", cfg, "--cluster", t.Name()}, extra...)...)
 	}
 	return ws
+}
+
+// writeServers writes an mcpServers file of servers for the workers.
+func writeServers(t *testing.T, servers map[string]any) string {
+	t.Helper()
+	cfg := filepath.Join(t.TempDir(), "servers.json")
+	data, err := json.Marshal(map[string]any{"mcpServers": servers})
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(cfg, data, 0o600))
+	return cfg
+}
+
+// startWorker starts one engine worker with args and an --http endpoint,
+// and waits until it serves it (it is a member by then).
+func startWorker(t *testing.T, args ...string) *worker {
+	t.Helper()
+	p := startListening(t, nil, func(line string) (string, bool) {
+		return strings.CutPrefix(line, "worker: serving /healthz at ")
+	}, append([]string{"worker", "--http", "127.0.0.1:0"}, args...)...)
+	return &worker{p: p, http: strings.TrimSuffix(p.url, "/healthz")}
 }
 
 func (w *worker) get(t *testing.T, path string, v any) error {
@@ -105,6 +118,23 @@ func owned(t *testing.T, ws []*worker) []ownedAnswer {
 	return out
 }
 
+// membersEverywhere waits until every worker of ws lists exactly ws as
+// the cluster's members (by count).
+func membersEverywhere(t *testing.T, ws []*worker) {
+	t.Helper()
+	eventually(t, time.Minute, fmt.Sprintf("%d members on every worker", len(ws)), func() (bool, any) {
+		var hs []any
+		for _, w := range ws {
+			var h struct{ Members []any }
+			if err := w.get(t, "/healthz", &h); err != nil || len(h.Members) != len(ws) {
+				return false, fmt.Sprint(h, err)
+			}
+			hs = append(hs, h)
+		}
+		return true, hs
+	})
+}
+
 // eventually polls cond every 50 ms until it holds or within ends.
 func eventually(t *testing.T, within time.Duration, what string, cond func() (bool, any)) {
 	t.Helper()
@@ -135,19 +165,27 @@ func TestKilledWorkersSessionsComeBackOnSurvivors(t *testing.T) {
 	}
 	demo := startServe(t, "http")
 	ws := startWorkers(t, 3, map[string]any{"demo": map[string]any{"url": demo.url}})
-	ctx := t.Context()
+	// The budget: the survivors notice the death at their next poll
+	// (200 ms), a lookup that asked the dead owner first gives up after
+	// 1 s (cluster.activationTimeout), then each session connects again
+	// (one HTTP initialize). About 1 s on a quiet machine; 15 s leaves
+	// room for a loaded one.
+	sessionsComeBackAfterAKill(t, ws, clusterSessions, 15*time.Second)
+}
 
-	eventually(t, time.Minute, "three members everywhere", func() (bool, any) {
-		var hs []any
-		for _, w := range ws {
-			var h struct{ Members []any }
-			if err := w.get(t, "/healthz", &h); err != nil || len(h.Members) != 3 {
-				return false, fmt.Sprint(h, err)
-			}
-			hs = append(hs, h)
-		}
-		return true, hs
-	})
+// sessionsComeBackAfterAKill checks a cluster of three workers, whose
+// server table names the demo server "demo": they converge on three
+// members, each of sessions named sessions is placed once (a call by name
+// through any worker answers, and the workers together own each once);
+// the third worker is SIGKILLed while a call runs on one of its sessions,
+// which fails with connection_lost (not safe to retry); every session it
+// held answers again from a survivor within budget of the kill, the
+// survivors list two members, and they own each session once.
+func sessionsComeBackAfterAKill(t *testing.T, ws []*worker, sessions int, budget time.Duration) {
+	t.Helper()
+	require.Len(t, ws, 3)
+	ctx := t.Context()
+	membersEverywhere(t, ws)
 
 	echo := func(w *worker, i int) error {
 		a, err := w.call(ctx, fmt.Sprint("s", i), "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi"}})
@@ -185,14 +223,14 @@ func TestKilledWorkersSessionsComeBackOnSurvivors(t *testing.T) {
 		wg.Wait()
 		return errs
 	}
-	all := make([]int, clusterSessions)
+	all := make([]int, sessions)
 	for i := range all {
 		all[i] = i
 	}
 	require.Empty(t, forAll(all, func(i int) error { return echo(ws[i%3], i) }))
 
 	before := owned(t, ws)
-	assertOwnedOnce(t, before, clusterSessions)
+	assertOwnedOnce(t, before, sessions)
 	victim, survivors := ws[2], ws[:2]
 	var lost []int
 	for _, id := range before[2].Sessions {
@@ -236,12 +274,6 @@ func TestKilledWorkersSessionsComeBackOnSurvivors(t *testing.T) {
 	}
 	t.Logf("in-flight call failed with connection_lost %v after the kill", time.Since(killed).Round(time.Millisecond))
 
-	// The budget: the survivors notice the death at their next poll
-	// (200 ms), a lookup that asked the dead owner first gives up after
-	// 1 s (cluster.activationTimeout), then each session connects again
-	// (one HTTP initialize). About 1 s on a quiet machine; 15 s leaves
-	// room for a loaded one.
-	const budget = 15 * time.Second
 	deadline := time.Now().Add(budget)
 	var backMu sync.Mutex
 	var firstBack, lastBack time.Duration
@@ -268,8 +300,9 @@ func TestKilledWorkersSessionsComeBackOnSurvivors(t *testing.T) {
 	t.Logf("%d sessions of the killed worker back on the survivors: the first %v, the last %v after the kill",
 		len(lost), firstBack.Round(time.Millisecond), lastBack.Round(time.Millisecond))
 
+	membersEverywhere(t, survivors)
 	after := owned(t, survivors)
-	assertOwnedOnce(t, after, clusterSessions)
+	assertOwnedOnce(t, after, sessions)
 	t.Logf("sessions per survivor after: %d %d", len(after[0].Sessions), len(after[1].Sessions))
 }
 
@@ -301,15 +334,7 @@ func TestStoppedWorkerHandsItsSessionsOver(t *testing.T) {
 	demo := startServe(t, "http")
 	ws := startWorkers(t, 3, map[string]any{"demo": map[string]any{"url": demo.url}})
 	ctx := t.Context()
-	eventually(t, time.Minute, "three members everywhere", func() (bool, any) {
-		for _, w := range ws {
-			var h struct{ Members []any }
-			if err := w.get(t, "/healthz", &h); err != nil || len(h.Members) != 3 {
-				return false, fmt.Sprint(h, err)
-			}
-		}
-		return true, nil
-	})
+	membersEverywhere(t, ws)
 	const n = 60
 	for i := range n {
 		a, err := ws[i%3].call(ctx, fmt.Sprint("g", i), "tools/call", map[string]any{"name": "echo", "arguments": map[string]any{"text": "hi"}})

@@ -141,7 +141,7 @@ func (r *runner) result(smp *sampler) *Result {
 		}
 	}
 
-	res.Flows = r.flowResults(steps, res.Seconds, lat)
+	res.Flows = r.flowResults(steps, res.Seconds, lat, cfg.MethodHistograms)
 
 	res.OK = counts[OK]
 	res.Errors = errorCounts(&counts)
@@ -203,6 +203,10 @@ func (r *runner) result(smp *sampler) *Result {
 		res.Connect.Min, res.Connect.Mean, res.Connect.P50, res.Connect.P99, res.Connect.Max = d.Min, d.Mean, d.P50, d.P99, d.Max
 	}
 	res.Handshake = summarizePacked(r.handshake)
+	if cfg.MethodHistograms {
+		res.HDR.Connect = encodePacked(r.dialHist, lat)
+		res.HDR.Handshake = encodePacked(r.handshake, lat)
+	}
 	histBytes += int64(r.dialHist.GetMemorySize() + r.handshake.GetMemorySize())
 	if r.connectFails > 0 {
 		r.warn("%d connects failed during the run; last error: %s", r.connectFails, r.connectErr)
@@ -326,6 +330,14 @@ func encodeHDR(h *hdrhistogram.Histogram) string {
 		return ""
 	}
 	return string(b)
+}
+
+// encodePacked is encodeHDR for a sparse histogram, through scratch (a
+// dense histogram it resets).
+func encodePacked(h *hdrhistogram.PackedHistogram, scratch *hdrhistogram.Histogram) string {
+	scratch.Reset()
+	h.MergeInto(scratch)
+	return encodeHDR(scratch)
 }
 
 func derefOr[T any](p *T, def T) T {

@@ -119,9 +119,12 @@ type Config struct {
 	// own monotonic clock, so a wall clock stepped during the run moves
 	// nothing. An error ends the run before it starts.
 	Ready func(ctx context.Context) (time.Time, error)
-	// MethodHistograms keeps each request kind's histograms in
-	// MethodResult.HDR and the send lag's in HDR.SendLag, for a caller
-	// that merges Results (a distributed run's coordinator).
+	// MethodHistograms keeps each request kind's, each flow's and each
+	// step's histograms (MethodResult.HDR, FlowResult.HDR) and the send
+	// lag's, the connects' and the handshakes' (HDR.SendLag, HDR.Connect,
+	// HDR.Handshake), and reports the connects so far in
+	// Progress.Connects, for a caller that merges Results (a distributed
+	// run's coordinator).
 	MethodHistograms bool
 
 	// MaxTimelinePoints bounds the timeline (default 1200): when full,

@@ -23,11 +23,15 @@ type FlowResult struct {
 	// the arrival's scheduled time).
 	Latency Latency        `json:"latency_us"`
 	Steps   []MethodResult `json:"steps"`
+	// HDR holds the iterations' histogram (in Latency) with
+	// Config.MethodHistograms, for a caller that merges Results.
+	HDR *HDRDump `json:"hdr,omitempty"`
 }
 
 // flowResults merges the sessions' iterations of every flow; steps are
-// the steps' figures by flow, h a histogram to reuse.
-func (r *runner) flowResults(steps [][]MethodResult, seconds float64, h *hdrhistogram.Histogram) []FlowResult {
+// the steps' figures by flow, h a histogram to reuse; keep asks for the
+// iterations' histograms in FlowResult.HDR.
+func (r *runner) flowResults(steps [][]MethodResult, seconds float64, h *hdrhistogram.Histogram, keep bool) []FlowResult {
 	var out []FlowResult
 	for i, f := range r.wl.flows {
 		h.Reset()
@@ -61,6 +65,9 @@ func (r *runner) flowResults(steps [][]MethodResult, seconds float64, h *hdrhist
 			fr.FirstErrors = first
 		}
 		fr.Latency = Summarize(h)
+		if keep {
+			fr.HDR = &HDRDump{Latency: encodeHDR(h)}
+		}
 		out = append(out, fr)
 	}
 	return out

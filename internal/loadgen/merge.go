@@ -87,11 +87,14 @@ func (r *Result) FromHistograms(lat, svc *hdrhistogram.Histogram) {
 // percentile is what one generator making all the calls would report. The
 // descriptive fields (model, workload) come from the first member with a
 // result; the caller sets the run's shape (sessions, rate, stages), its
-// timeline and its thresholds. Connect percentiles, which members report
-// without histograms, are the highest member's (an upper bound).
+// timeline and its thresholds. Connect and handshake percentiles merge
+// from the members' histograms (HDR.Connect, HDR.Handshake); only when a
+// member sent its connect figures without them are they the highest
+// member's (an upper bound).
 func Merge(parts []Part) (*Result, error) {
 	res := &Result{Schema: SchemaVersion, Timeline: newTimeline(1, 1200)}
 	lat, svc, lag := NewHistogram(), NewHistogram(), NewHistogram()
+	conn, hs := newConnectMerge(), newConnectMerge()
 	var counts ErrorCounts
 	codes := map[string]int64{}
 	first := map[string]string{}
@@ -126,7 +129,7 @@ func Merge(parts []Part) (*Result, error) {
 		m.Seconds, m.CallsPerSecond = r.Seconds, r.CallsPerSecond
 		m.Latency, m.Service = Summarize(ml), Summarize(ms)
 		m.ClientCPUSeconds = r.Client.CPUSeconds
-		m.HDR = HDRDump{Latency: encodeHDR(ml), Service: encodeHDR(ms)}
+		m.HDR = HDRDump{Latency: encodeHDR(ml), Service: encodeHDR(ms), Connect: r.HDR.Connect, Handshake: r.HDR.Handshake}
 		res.Members = append(res.Members, *m)
 
 		res.OK += r.OK
@@ -150,7 +153,10 @@ func Merge(parts []Part) (*Result, error) {
 				return nil, err
 			}
 		}
-		if err := mergeMethods(res, r); err != nil {
+		if err := mergeKinds(&res.Methods, r.Methods); err != nil {
+			return nil, err
+		}
+		if err := mergeFlows(res, r); err != nil {
 			return nil, err
 		}
 		for _, s := range r.PerSession {
@@ -163,6 +169,14 @@ func Merge(parts []Part) (*Result, error) {
 		hsMean += float64(r.Handshake.Count) * float64(r.Handshake.Mean)
 		res.Connect = mergeConnect(res.Connect, c)
 		res.Handshake = mergeUpper(res.Handshake, r.Handshake)
+		// The connect histogram holds the transport phases that were
+		// timed apart (Max > 0), the handshake one every connect.
+		if err := conn.add(c.Max > 0, r.HDR.Connect); err != nil {
+			return nil, err
+		}
+		if err := hs.add(r.Handshake.Count > 0, r.HDR.Handshake); err != nil {
+			return nil, err
+		}
 		for _, pu := range r.Protocols {
 			res.Protocols = addProtocol(res.Protocols, pu)
 		}
@@ -175,9 +189,6 @@ func Merge(parts []Part) (*Result, error) {
 		for _, w := range r.Warnings {
 			res.Warnings = append(res.Warnings, m.Address+": "+w)
 		}
-		if len(r.Flows) > 0 && len(parts) > 1 {
-			res.Warnings = append(res.Warnings, m.Address+": flow iterations are not merged across members; their steps' calls are in the totals")
-		}
 		res.Interrupted = res.Interrupted || r.Interrupted
 		if res.Aborted == "" {
 			res.Aborted = r.Aborted
@@ -187,15 +198,18 @@ func Merge(parts []Part) (*Result, error) {
 		res.Target, res.Model = base.Target, base.Model
 		res.Method, res.Tool, res.Args, res.Workload = base.Method, base.Tool, base.Args, base.Workload
 		res.Concurrency, res.Churn = base.Concurrency, base.Churn
-		if len(parts) == 1 {
-			res.Flows = base.Flows
-		}
 	}
 	if res.Connect.Count > 0 {
 		res.Connect.Mean = time.Duration(connMean / float64(res.Connect.Count))
 	}
 	if res.Handshake.Count > 0 {
 		res.Handshake.Mean = time.Duration(hsMean / float64(res.Handshake.Count))
+	}
+	if d, ok := conn.summary(); ok {
+		res.Connect.Min, res.Connect.Mean, res.Connect.P50, res.Connect.P99, res.Connect.Max = d.Min, d.Mean, d.P50, d.P99, d.Max
+	}
+	if d, ok := hs.summary(); ok {
+		res.Handshake = d
 	}
 	res.Errors = counts
 	res.Failed = counts.Total()
@@ -212,6 +226,13 @@ func Merge(parts []Part) (*Result, error) {
 		res.CallsPerSecond = float64(res.Calls) / res.Seconds
 		for i := range res.Methods {
 			res.Methods[i].CallsPerSecond = float64(res.Methods[i].Calls) / res.Seconds
+		}
+		for i := range res.Flows {
+			f := &res.Flows[i]
+			f.IterationsPerSecond = float64(f.Iterations) / res.Seconds
+			for j := range f.Steps {
+				f.Steps[j].CallsPerSecond = float64(f.Steps[j].Calls) / res.Seconds
+			}
 		}
 	}
 	for i := range res.PerSession {
@@ -251,22 +272,22 @@ func mergeSchedule(res, r *Result, lag *hdrhistogram.Histogram) error {
 	return nil
 }
 
-// mergeMethods adds a member's per-kind figures, by name (every member
-// runs the same workload).
-func mergeMethods(res, r *Result) error {
-	for _, q := range r.Methods {
+// mergeKinds adds a member's per-kind figures (requests, or a flow's
+// steps) to acc, by name (every member runs the same workload).
+func mergeKinds(acc *[]MethodResult, add []MethodResult) error {
+	for _, q := range add {
 		i := -1
-		for j := range res.Methods {
-			if res.Methods[j].Name == q.Name && res.Methods[j].Flow == q.Flow {
+		for j := range *acc {
+			if (*acc)[j].Name == q.Name && (*acc)[j].Flow == q.Flow {
 				i = j
 			}
 		}
 		if i < 0 {
-			res.Methods = append(res.Methods, MethodResult{Name: q.Name, Flow: q.Flow, Method: q.Method, Tool: q.Tool,
+			*acc = append(*acc, MethodResult{Name: q.Name, Flow: q.Flow, Method: q.Method, Tool: q.Tool,
 				HDR: &HDRDump{}})
-			i = len(res.Methods) - 1
+			i = len(*acc) - 1
 		}
-		m := &res.Methods[i]
+		m := &(*acc)[i]
 		m.Calls += q.Calls
 		m.OK += q.OK
 		m.Failed += q.Failed
@@ -313,13 +334,21 @@ func mergeMethods(res, r *Result) error {
 	return nil
 }
 
-// StripMethodHistograms drops the per-kind histograms Merge worked from,
-// which the report does not show.
+// StripMethodHistograms drops the per-kind, per-flow, send-lag and
+// connect histograms Merge worked from, which the report does not show
+// (the members' own stay in Members).
 func (r *Result) StripMethodHistograms() {
 	for i := range r.Methods {
 		r.Methods[i].HDR = nil
 	}
-	r.HDR.SendLag = ""
+	for i := range r.Flows {
+		f := &r.Flows[i]
+		f.HDR = nil
+		for j := range f.Steps {
+			f.Steps[j].HDR = nil
+		}
+	}
+	r.HDR.SendLag, r.HDR.Connect, r.HDR.Handshake = "", "", ""
 }
 
 func mergeConnect(a, b ConnectStats) ConnectStats {

@@ -146,8 +146,12 @@ type Warmup struct {
 type HDRDump struct {
 	Latency string `json:"latency,omitempty"`
 	Service string `json:"service,omitempty"`
-	// SendLag is kept only with Config.MethodHistograms.
-	SendLag string `json:"send_lag,omitempty"`
+	// SendLag, Connect (the connects' transport phase) and Handshake are
+	// kept only with Config.MethodHistograms: a coordinator merges them
+	// across members.
+	SendLag   string `json:"send_lag,omitempty"`
+	Connect   string `json:"connect,omitempty"`
+	Handshake string `json:"handshake,omitempty"`
 }
 
 // Schedule is the open model's account: how many calls were scheduled in
@@ -271,6 +275,9 @@ type Progress struct {
 	// Latency is nil in the closed model, where it equals Service). They
 	// are reused: valid only during the call, copy or encode them there.
 	Latency, Service *hdrhistogram.Histogram
+	// Connects are the run's connects so far (with
+	// Config.MethodHistograms only).
+	Connects ConnectsSoFar
 }
 
 func jsonMarshal(v any) ([]byte, error)   { return json.Marshal(v) }

@@ -2,8 +2,11 @@ package loadgen
 
 import (
 	"runtime"
+
 	"runtime/metrics"
 	"time"
+
+	"github.com/HdrHistogram/hdrhistogram-go"
 )
 
 // sampler closes an interval once per Config.Interval: it takes every
@@ -26,6 +29,11 @@ type sampler struct {
 	calls, errors int64
 	classes       [numClasses]int64 // calls so far by outcome class
 	live          liveStats
+
+	// conns is the last ConnectsSoFar reported, connScratch the dense
+	// histogram it was encoded through (Config.MethodHistograms only).
+	conns       ConnectsSoFar
+	connScratch *hdrhistogram.Histogram
 }
 
 func newSampler(r *runner) *sampler {
@@ -125,6 +133,9 @@ func (s *sampler) tick(now time.Time) {
 			ErrorClasses: errorCounts(&s.classes),
 			Last:         p,
 			Latency:      s.iv.latency, Service: s.iv.service,
+		}
+		if r.cfg.MethodHistograms {
+			pr.Connects = s.connectsSoFar()
 		}
 		if r.prof.end != forever {
 			pr.Planned = r.prof.end

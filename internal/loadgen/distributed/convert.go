@@ -25,6 +25,8 @@ func progressMsg(runID, member string, seq int64, p loadgen.Progress) *loadpb.Pr
 		InFlight: l.InFlight, Sessions: int64(l.Sessions), Target: l.Target, DuePerS: l.DuePerSecond,
 		ServerCpuPct: l.ServerCPU, ServerRssBytes: l.ServerRSS, ClientCpuPct: l.ClientCPU,
 		LatencyHdr: encodeInterval(lat), ServiceHdr: encodeInterval(p.Service),
+		Connects: p.Connects.Count, ConnectFailed: p.Connects.Failed,
+		ConnectHdr: []byte(p.Connects.Connect), HandshakeHdr: []byte(p.Connects.Handshake),
 	}
 }
 

@@ -211,6 +211,7 @@ func TestDistributedCountsEveryCallOnce(t *testing.T) {
 	assert.EqualValues(t, 601, sum)
 	assert.EqualValues(t, 5, sessions)
 	disttest.LatencyIsTheMembersMerged(t, res)
+	disttest.ConnectIsTheMembersMerged(t, res)
 	assert.EqualValues(t, 601, res.Latency.Count)
 	assert.Len(t, res.PerSession, 5)
 	require.NotNil(t, res.Schedule)

@@ -41,6 +41,7 @@ type member struct {
 	calls, errors    int64
 	classes          loadgen.ErrorCounts
 	lat, svc         *hdrhistogram.Histogram
+	connects         loadgen.ConnectsSoFar
 
 	result *loadgen.Result // from Done
 }
@@ -76,7 +77,22 @@ func (m *member) figures() *loadgen.Result {
 	if measured > 0 {
 		r.CallsPerSecond = float64(r.Calls) / r.Seconds
 	}
+	m.connectFigures(r)
 	return r
+}
+
+// connectFigures fills a lost member's connects from its last report.
+func (m *member) connectFigures(r *loadgen.Result) {
+	c := m.connects
+	r.Connect.Count, r.Connect.Failed = c.Count, c.Failed
+	r.HDR.Connect, r.HDR.Handshake = c.Connect, c.Handshake
+	if h, err := loadgen.DecodeHDR(c.Connect); err == nil {
+		d := loadgen.Summarize(h)
+		r.Connect.Min, r.Connect.Mean, r.Connect.P50, r.Connect.P99, r.Connect.Max = d.Min, d.Mean, d.P50, d.P99, d.Max
+	}
+	if h, err := loadgen.DecodeHDR(c.Handshake); err == nil {
+		r.Handshake = loadgen.Summarize(h)
+	}
 }
 
 // progress records one Progress report of m; it returns false for a
@@ -101,5 +117,7 @@ func (m *member) progress(p *loadpb.Progress) (lat, svc *hdrhistogram.Histogram,
 	m.seq = p.Seq
 	m.elapsed, m.planned, m.warmup = time.Duration(p.ElapsedNs), time.Duration(p.PlannedNs), p.Warmup
 	m.calls, m.errors, m.classes = p.Calls, p.Errors, classesOf(p.Classes)
+	m.connects = loadgen.ConnectsSoFar{Count: p.Connects, Failed: p.ConnectFailed,
+		Connect: string(p.ConnectHdr), Handshake: string(p.HandshakeHdr)}
 	return lat, svc, true
 }

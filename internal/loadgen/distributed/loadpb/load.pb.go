@@ -441,8 +441,16 @@ type Progress struct {
 	ClientCpuPct   float64 `protobuf:"fixed64,20,opt,name=client_cpu_pct,json=clientCpuPct,proto3" json:"client_cpu_pct,omitempty"`
 	LatencyHdr     []byte  `protobuf:"bytes,21,opt,name=latency_hdr,json=latencyHdr,proto3" json:"latency_hdr,omitempty"`
 	ServiceHdr     []byte  `protobuf:"bytes,22,opt,name=service_hdr,json=serviceHdr,proto3" json:"service_hdr,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// The member's connects so far (made, failed) and their cumulative
+	// histograms (transport phase, handshake), so that a member lost before
+	// its Done still counts them; unchanged between reports when no
+	// session connected.
+	Connects      int64  `protobuf:"varint,23,opt,name=connects,proto3" json:"connects,omitempty"`
+	ConnectFailed int64  `protobuf:"varint,24,opt,name=connect_failed,json=connectFailed,proto3" json:"connect_failed,omitempty"`
+	ConnectHdr    []byte `protobuf:"bytes,25,opt,name=connect_hdr,json=connectHdr,proto3" json:"connect_hdr,omitempty"`
+	HandshakeHdr  []byte `protobuf:"bytes,26,opt,name=handshake_hdr,json=handshakeHdr,proto3" json:"handshake_hdr,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Progress) Reset() {
@@ -629,6 +637,34 @@ func (x *Progress) GetServiceHdr() []byte {
 	return nil
 }
 
+func (x *Progress) GetConnects() int64 {
+	if x != nil {
+		return x.Connects
+	}
+	return 0
+}
+
+func (x *Progress) GetConnectFailed() int64 {
+	if x != nil {
+		return x.ConnectFailed
+	}
+	return 0
+}
+
+func (x *Progress) GetConnectHdr() []byte {
+	if x != nil {
+		return x.ConnectHdr
+	}
+	return nil
+}
+
+func (x *Progress) GetHandshakeHdr() []byte {
+	if x != nil {
+		return x.HandshakeHdr
+	}
+	return nil
+}
+
 // ProgressAck says the coordinator recorded a Progress (coordinator ->
 // worker): what a member logs as reported has reached the coordinator,
 // and would be kept if the member died next.
@@ -801,7 +837,7 @@ const file_internal_loadgen_distributed_loadpb_load_proto_rawDesc = "" +
 	"\x04tool\x18\x04 \x01(\x03R\x04tool\x12\x16\n" +
 	"\x06schema\x18\x05 \x01(\x03R\x06schema\x12\x14\n" +
 	"\x05other\x18\x06 \x01(\x03R\x05other\x12\x14\n" +
-	"\x05check\x18\a \x01(\x03R\x05check\"\xad\x05\n" +
+	"\x05check\x18\a \x01(\x03R\x05check\"\xb6\x06\n" +
 	"\bProgress\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x16\n" +
 	"\x06member\x18\x02 \x01(\tR\x06member\x12\x10\n" +
@@ -829,7 +865,12 @@ const file_internal_loadgen_distributed_loadpb_load_proto_rawDesc = "" +
 	"\vlatency_hdr\x18\x15 \x01(\fR\n" +
 	"latencyHdr\x12\x1f\n" +
 	"\vservice_hdr\x18\x16 \x01(\fR\n" +
-	"serviceHdr\"L\n" +
+	"serviceHdr\x12\x1a\n" +
+	"\bconnects\x18\x17 \x01(\x03R\bconnects\x12%\n" +
+	"\x0econnect_failed\x18\x18 \x01(\x03R\rconnectFailed\x12\x1f\n" +
+	"\vconnect_hdr\x18\x19 \x01(\fR\n" +
+	"connectHdr\x12#\n" +
+	"\rhandshake_hdr\x18\x1a \x01(\fR\fhandshakeHdr\"L\n" +
 	"\vProgressAck\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12\x10\n" +
 	"\x03seq\x18\x02 \x01(\x03R\x03seq\x12\x14\n" +
