@@ -38,6 +38,9 @@ type sessionGrain struct {
 	// watchers get the session's notifications and state changes
 	// (session_watch.go).
 	watchers map[string]*watcher
+	// subscribers are the members subscribed to each resource URI
+	// (session_subscriptions.go).
+	subscribers map[string]map[string]bool
 }
 
 // grainCall is one call the session runs for a caller.
@@ -48,6 +51,8 @@ type grainCall struct {
 	// servesRequests: the caller answers the server's requests made while
 	// the call runs.
 	servesRequests bool
+	// subscribed is the URI of a resources/subscribe call.
+	subscribed string
 }
 
 // waiter is a request that came before the session was ready.
@@ -89,6 +94,9 @@ func (g *sessionGrain) Receive(ctx actor.Context) {
 			delete(g.inflight, msg.id)
 			delete(g.byRef, c.ref)
 			c.cancel()
+			if c.subscribed != "" && msg.reply.Error != nil {
+				g.subscribeFailed(c)
+			}
 			ctx.Send(c.sender, msg.reply)
 		}
 	case *sessionNotified:
@@ -107,6 +115,7 @@ func (g *sessionGrain) init(ctx actor.Context, identity string) {
 	g.inflight = map[uint64]*grainCall{}
 	g.byRef = map[string]uint64{}
 	g.watchers = map[string]*watcher{}
+	g.subscribers = map[string]map[string]bool{}
 	g.ctx, g.cancel = context.WithCancel(context.Background())
 	g.host.m.metrics.activated(g.host.m.activationReason(identity))
 	prev, closed := g.host.register(identity, g.self)
@@ -212,10 +221,21 @@ func (g *sessionGrain) request(ctx actor.Context, sender *actor.PID, msg any) {
 }
 
 func (g *sessionGrain) call(sender *actor.PID, m *clusterpb.SessionCall) {
+	if g.sharedSubscription(sender, m) {
+		return
+	}
 	g.nextID++
 	id := g.nextID
 	cctx, cancel := context.WithCancel(g.ctx)
-	g.inflight[id] = &grainCall{sender: sender, ref: m.CallRef, cancel: cancel, servesRequests: m.ServesRequests}
+	gc := &grainCall{sender: sender, ref: m.CallRef, cancel: cancel, servesRequests: m.ServesRequests}
+	if m.Method == messages.MethodResourcesSubscribe && !m.Notify {
+		var p struct {
+			URI string `json:"uri"`
+		}
+		_ = messages.Unmarshal(m.Params, &p)
+		gc.subscribed = p.URI
+	}
+	g.inflight[id] = gc
 	if m.CallRef != "" {
 		g.byRef[m.CallRef] = id
 	}

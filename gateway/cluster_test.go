@@ -55,7 +55,7 @@ func clusterGateways(t *testing.T, n int, url string) ([]*gateway.Gateway, []*ga
 	return gs, hss
 }
 
-func TestClusterGatewaysForwardCancellationSubscriptionsAndRoots(t *testing.T) {
+func TestClusterGatewaysForwardCancellationSharedSubscriptionsAndRoots(t *testing.T) {
 	bsrv, b := demoHTTP(t, demoserver.Options{Versions: messages.LegacyVersions})
 	gs, hss := clusterGateways(t, 2, b.StreamableURL())
 	ctx := testCtx(t, time.Minute)
@@ -106,6 +106,25 @@ func TestClusterGatewaysForwardCancellationSubscriptionsAndRoots(t *testing.T) {
 	require.NoError(t, err)
 	eventually(t, 20*time.Second, func() bool { mu.Lock(); defer mu.Unlock(); return len(updated) == 1 },
 		"resources/updated reached the subscribed client")
+
+	// The upstream subscription is shared by the gateways: when this one
+	// unsubscribes, the other's client still gets the updates.
+	near := connect(t, fullClient(t), "near", hss[1-far], "")
+	nearUpdates := make(chan struct{}, 4)
+	near.OnNotification(func(n mcpengine.Notification) {
+		if n.Method == messages.NotificationResourcesUpdated {
+			nearUpdates <- struct{}{}
+		}
+	})
+	require.NoError(t, near.Subscribe(ctx, uri))
+	require.NoError(t, s.Unsubscribe(ctx, uri))
+	_, err = s.CallTool(ctx, "demo__touch", map[string]any{"uri": uri})
+	require.NoError(t, err)
+	select {
+	case <-nearUpdates:
+	case <-ctx.Done():
+		t.Fatal("the other gateway's client lost its subscription when this gateway unsubscribed")
+	}
 
 	// Elicitation and roots asked during a call come back to this
 	// gateway's client.
