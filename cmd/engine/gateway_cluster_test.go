@@ -199,6 +199,14 @@ func clusterGatewaysShareOneUpstreamSession(t *testing.T, era string) {
 		assert.Equal(t, fmt.Sprint("from ", i), <-samples)
 	}
 
+	// The routing protocol through the gateway that does not own the
+	// session, errors typed as for a local one.
+	status, body := gatewayPost(t, gs[1-owner].p.url+"/rpc", "", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":2}},"server_id":"demo"}`)
+	assert.Equal(t, http.StatusOK, status)
+	assert.Contains(t, body, `"sum":4`)
+	_, body = gatewayPost(t, gs[1-owner].p.url+"/rpc", "", `{"jsonrpc":"2.0","id":2,"method":"nope/nope","server_id":"demo"}`)
+	assert.Contains(t, body, `"code":-32601`)
+
 	// A list change reaches the front clients of both gateways.
 	_, err = fronts[1-owner].CallTool(ctx, "demo__notify", map[string]any{"kind": "tools"})
 	require.NoError(t, err)
@@ -209,6 +217,8 @@ func clusterGatewaysShareOneUpstreamSession(t *testing.T, era string) {
 	// kill -9 the owner: the call in flight through the other gateway
 	// fails, and later calls go through once the session moved.
 	survivor := fronts[1-owner]
+	const subscribed = "demo://resource/1"
+	require.NoError(t, survivor.Subscribe(ctx, subscribed))
 	inflight := make(chan error, 1)
 	go func() { // Owner: the test; exits when the call returns.
 		_, err := survivor.CallTool(ctx, "demo__sleep", map[string]any{"ms": 60000})
@@ -234,6 +244,13 @@ func clusterGatewaysShareOneUpstreamSession(t *testing.T, era string) {
 	eventually(t, 30*time.Second, "the survivor's health names it the owner", func() (bool, any) {
 		h, err := gs[1-owner].health()
 		return err == nil && h.Cluster.Address == h.Servers["demo"].Sessions[0].Owner, h
+	})
+	// The survivor's watch and its subscription moved with the session:
+	// the new owner's updates arrive.
+	_, err = survivor.CallTool(ctx, "demo__touch", map[string]any{"uri": subscribed})
+	require.NoError(t, err)
+	eventually(t, 30*time.Second, "resources/updated at the survivor's client after the hand-over", func() (bool, any) {
+		return notes[1-owner].has(messages.NotificationResourcesUpdated), notes[1-owner]
 	})
 	if era == "legacy" {
 		// The dead owner's session is not ended by anyone (its HTTP
