@@ -55,7 +55,7 @@ func clusterGateways(t *testing.T, n int, url string) ([]*gateway.Gateway, []*ga
 	return gs, hss
 }
 
-func TestClusterGatewaysForwardCancellationSharedSubscriptionsAndRoots(t *testing.T) {
+func TestClusterGatewaysForwardCancellationSubscriptionsLogsAndRoots(t *testing.T) {
 	bsrv, b := demoHTTP(t, demoserver.Options{Versions: messages.LegacyVersions})
 	gs, hss := clusterGateways(t, 2, b.StreamableURL())
 	ctx := testCtx(t, time.Minute)
@@ -124,6 +124,24 @@ func TestClusterGatewaysForwardCancellationSharedSubscriptionsAndRoots(t *testin
 	case <-nearUpdates:
 	case <-ctx.Done():
 		t.Fatal("the other gateway's client lost its subscription when this gateway unsubscribed")
+	}
+
+	// The server's log messages reach this gateway's client, at the
+	// level it set here.
+	logged := make(chan string, 4)
+	near.OnNotification(func(n mcpengine.Notification) {
+		if n.Method == messages.NotificationMessage {
+			logged <- string(n.Params)
+		}
+	})
+	require.NoError(t, near.SetLogLevel(ctx, messages.LoggingLevel("warning")))
+	_, err = s.CallTool(ctx, "demo__log", map[string]any{"level": "error", "message": "through the cluster"})
+	require.NoError(t, err)
+	select {
+	case p := <-logged:
+		assert.Contains(t, p, "through the cluster")
+	case <-ctx.Done():
+		t.Fatal("the log message did not reach the other gateway's client")
 	}
 
 	// Elicitation and roots asked during a call come back to this
