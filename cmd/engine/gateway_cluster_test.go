@@ -274,3 +274,53 @@ func toolText(res *messages.CallToolResult) string {
 	}
 	return b.String()
 }
+
+// TestStoppedClusterGatewayHandsItsSessionOver: a gateway that owns the
+// shared session and is stopped with SIGTERM exits 0 and hands the
+// session over; the other gateway's clients go on.
+func TestStoppedClusterGatewayHandsItsSessionOver(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts two gateways and a demo server")
+	}
+	demo := startServe(t, "http", "--era", "legacy")
+	gs := startClusterGateways(t, 2, demo.url)
+	owner := -1
+	eventually(t, time.Minute, "a gateway owns the ready demo session", func() (bool, any) {
+		for i, g := range gs {
+			h, err := g.health()
+			if err != nil || h.Cluster == nil || len(h.Cluster.Members) != 2 || h.Servers["demo"].Ready != 1 {
+				return false, fmt.Sprint(h, err)
+			}
+			if h.Servers["demo"].Sessions[0].Owner == h.Cluster.Address {
+				owner = i
+			}
+		}
+		return owner >= 0, owner
+	})
+	other := gs[1-owner]
+	echo := func() (string, error) {
+		status, body := gatewayPost(t, other.p.url+"/rpc", "", `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"still here"}},"server_id":"demo"}`)
+		if status != http.StatusOK || !strings.Contains(body, "still here") {
+			return body, fmt.Errorf("status %d", status)
+		}
+		return body, nil
+	}
+	_, err := echo()
+	require.NoError(t, err)
+
+	require.NoError(t, gs[owner].p.cmd.Process.Signal(syscall.SIGTERM))
+	select {
+	case <-gs[owner].p.exited:
+	case <-time.After(time.Minute):
+		t.Fatalf("the gateway did not exit on SIGTERM; stderr: %s", gs[owner].p.stderrText())
+	}
+	require.NoError(t, gs[owner].p.waitErr, gs[owner].p.stderrText())
+	eventually(t, time.Minute, "the other gateway owns the session and serves it", func() (bool, any) {
+		h, err := other.health()
+		if err != nil || h.Servers["demo"].Sessions[0].Owner != h.Cluster.Address {
+			return false, fmt.Sprint(h, err)
+		}
+		body, err := echo()
+		return err == nil, body
+	})
+}
