@@ -26,7 +26,7 @@ import (
 
 // clusterGateways starts n gateways in this process, members of one
 // cluster, fronting the demo server at url ("demo", a pool of one).
-func clusterGateways(t *testing.T, n int, url string) ([]*gateway.Gateway, []*gateway.HTTPServer) {
+func clusterGateways(t testing.TB, n int, url string) ([]*gateway.Gateway, []*gateway.HTTPServer) {
 	t.Helper()
 	lns := make([]net.Listener, n)
 	addrs := make([]string, n)
