@@ -8,6 +8,7 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
+	"github.com/mcpengine/mcpengine"
 	"github.com/mcpengine/mcpengine/cluster/clusterpb"
 )
 
@@ -112,7 +113,7 @@ func (w *Watcher) renewLoop() {
 		}
 		m.system.Root.Send(w.pid, r)
 		every := m.cfg.watchRenew()
-		if err != nil || reply.Status == nil || reply.Status.State != "ready" {
+		if err != nil || reply.Status == nil || reply.Status.State != mcpengine.StateReady.String() {
 			every = retryMax
 		}
 		t := time.NewTimer(every)

@@ -31,11 +31,11 @@ func (s *clusterSession) Name() string { return s.rs.Identity() }
 
 func (s *clusterSession) State() mcpengine.State {
 	switch s.w.Status().State {
-	case "ready":
+	case mcpengine.StateReady.String():
 		return mcpengine.StateReady
-	case "initializing":
+	case mcpengine.StateInitializing.String():
 		return mcpengine.StateInitializing
-	case "backoff":
+	case mcpengine.StateBackoff.String():
 		return mcpengine.StateBackoff
 	}
 	// Connecting, or no owner answered yet (a hand-over under way): the
