@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -86,9 +87,7 @@ func (g *sessionGrain) Receive(ctx actor.Context) {
 	case *clusterpb.SessionCall, *clusterpb.SessionEnsure, *clusterpb.SessionClose, *clusterpb.SessionWatch:
 		g.request(ctx, ctx.Sender(), msg)
 	case *clusterpb.SessionCancel:
-		if id, ok := g.byRef[msg.CallRef]; ok {
-			g.inflight[id].cancel()
-		}
+		g.cancelCall(msg.CallRef)
 	case *callDone:
 		if c, ok := g.inflight[msg.id]; ok {
 			delete(g.inflight, msg.id)
@@ -195,21 +194,18 @@ func (g *sessionGrain) request(ctx actor.Context, sender *actor.PID, msg any) {
 		ctx.Poison(g.self)
 		return
 	}
+	if w, ok := msg.(*clusterpb.SessionWatch); ok {
+		// Answered at once: a watcher learns the session is connecting,
+		// and gets its state when it is open (a SessionEvent).
+		g.watch(w)
+		ctx.Send(sender, &clusterpb.SessionReply{Status: g.status()})
+		return
+	}
 	if g.sess == nil {
 		g.waiting = append(g.waiting, waiter{sender, msg})
-		if w, ok := msg.(*clusterpb.SessionWatch); ok {
-			// A watcher learns the session is connecting at once, and
-			// gets its state when it is open.
-			g.waiting = g.waiting[:len(g.waiting)-1]
-			g.watch(w)
-			ctx.Send(sender, &clusterpb.SessionReply{Status: g.status()})
-		}
 		return
 	}
 	switch m := msg.(type) {
-	case *clusterpb.SessionWatch:
-		g.watch(m)
-		ctx.Send(sender, &clusterpb.SessionReply{Status: g.status()})
 	case *clusterpb.SessionEnsure:
 		ctx.Send(sender, &clusterpb.SessionReply{})
 	case *clusterpb.SessionClose:
@@ -297,6 +293,20 @@ func runCall(ctx context.Context, sess *mcpengine.Session, m *clusterpb.SessionC
 		return messages.RawMessage(`{}`), err
 	}
 	return sess.Call(ctx, m.Method, params, opts...)
+}
+
+// cancelCall cancels the call named ref: running, its ctx ends (the
+// session sends notifications/cancelled); still waiting for the session,
+// it is dropped unsent.
+func (g *sessionGrain) cancelCall(ref string) {
+	if id, ok := g.byRef[ref]; ok {
+		g.inflight[id].cancel()
+		return
+	}
+	g.waiting = slices.DeleteFunc(g.waiting, func(w waiter) bool {
+		c, ok := w.msg.(*clusterpb.SessionCall)
+		return ok && ref != "" && c.CallRef == ref
+	})
 }
 
 // stopping answers everyone the grain still owes an answer (a caller
