@@ -55,7 +55,7 @@ func clusterGateways(t testing.TB, n int, url string) ([]*gateway.Gateway, []*ga
 	return gs, hss
 }
 
-func TestClusterGatewaysForwardCancellationSubscriptionsLogsAndRoots(t *testing.T) {
+func TestClusterGatewaysForwardRequestsCancellationSubscriptionsLogsAndRoots(t *testing.T) {
 	bsrv, b := demoHTTP(t, demoserver.Options{Versions: messages.LegacyVersions})
 	gs, hss := clusterGateways(t, 2, b.StreamableURL())
 	ctx := testCtx(t, time.Minute)
@@ -73,6 +73,33 @@ func TestClusterGatewaysForwardCancellationSubscriptionsLogsAndRoots(t *testing.
 		return false
 	}, "a gateway that does not own the session")
 	s := connect(t, fullClient(t), "far", hss[far], "")
+
+	// Lists, resources, prompts and completion through the gateway that
+	// does not own the session.
+	tools, err := s.ListTools(ctx)
+	require.NoError(t, err)
+	assert.Contains(t, names(tools, func(x messages.Tool) string { return x.Name }), "demo__echo")
+	resources, err := s.ListResources(ctx)
+	require.NoError(t, err)
+	require.NotEmpty(t, resources)
+	rr, err := s.ReadResource(ctx, resources[0].URI)
+	require.NoError(t, err)
+	require.NotEmpty(t, rr.Contents)
+	pr, err := s.GetPrompt(ctx, "demo__greet", map[string]string{"name": "Ada"})
+	require.NoError(t, err)
+	require.NotEmpty(t, pr.Messages)
+	cr, err := s.Complete(ctx, &messages.CompleteParams{
+		Ref:      messages.CompleteReference{Type: messages.RefPrompt, Name: "demo__summarize"},
+		Argument: messages.CompleteArgument{Name: "style", Value: "b"},
+	})
+	require.NoError(t, err)
+	assert.Contains(t, cr.Completion.Values, "brief")
+	// A server's JSON-RPC error (a missing required argument) arrives as
+	// it does from a local session.
+	_, err = s.GetPrompt(ctx, "demo__greet", nil)
+	var rpc *mcpengine.RPCError
+	require.ErrorAs(t, err, &rpc)
+	assert.Equal(t, int64(messages.CodeInvalidParams), rpc.Code, "%v", err)
 
 	// The client gives up on a long call: the owner cancels it upstream.
 	before := bsrv.Stats()
@@ -102,7 +129,7 @@ func TestClusterGatewaysForwardCancellationSubscriptionsLogsAndRoots(t *testing.
 	})
 	const uri = "demo://resource/1"
 	require.NoError(t, s.Subscribe(ctx, uri))
-	_, err := s.CallTool(ctx, "demo__touch", map[string]any{"uri": uri})
+	_, err = s.CallTool(ctx, "demo__touch", map[string]any{"uri": uri})
 	require.NoError(t, err)
 	eventually(t, 20*time.Second, func() bool { mu.Lock(); defer mu.Unlock(); return len(updated) == 1 },
 		"resources/updated reached the subscribed client")
