@@ -234,6 +234,7 @@ func clusterGatewaysShareOneUpstreamSession(t *testing.T, era string) {
 		var rpc *mcpengine.RPCError
 		require.True(t, errors.As(err, &rpc), "%v", err)
 		assert.Equal(t, int64(-32000), rpc.Code, "%v", err)
+		assert.Contains(t, string(rpc.Data), "connection lost", "the gateway names the cause")
 	case <-time.After(time.Minute):
 		t.Fatal("the in-flight call did not fail when its owner died")
 	}
