@@ -47,22 +47,28 @@ func (g *Gateway) startCluster(ctx context.Context, ec mcpengine.Config) error {
 	return nil
 }
 
-// openClusterSlot makes pool slot m a cluster session and starts
-// watching it.
+// openClusterSlot makes pool slot m a cluster session.
 func (g *Gateway) openClusterSlot(m *member) {
-	u := m.srv
-	cs := &clusterSession{rs: g.member.Session(u.name, clusterSessionName(m.index))}
+	cs := &clusterSession{rs: g.member.Session(m.srv.name, clusterSessionName(m.index))}
 	g.slotsMu.Lock()
 	g.slots[cs.rs.Identity()] = m
 	g.slotsMu.Unlock()
 	m.s = cs
-	cs.w = cs.rs.Watch(func(ev cluster.Event) {
-		if ev.Status != nil {
-			u.clusterStateChanged(m, ev.Status)
-			return
-		}
-		g.onNotification(m, mcpengine.Notification{Method: ev.Method, Params: ev.Params})
-	})
+}
+
+// watchClusterSlots starts watching a server's slots, once its pool is
+// complete: a watcher's events read every slot's state.
+func (g *Gateway) watchClusterSlots(u *upstream) {
+	for _, m := range u.pool.members {
+		cs := m.s.(*clusterSession)
+		cs.w.Store(cs.rs.Watch(func(ev cluster.Event) {
+			if ev.Status != nil {
+				u.clusterStateChanged(m, ev.Status)
+				return
+			}
+			g.onNotification(m, mcpengine.Notification{Method: ev.Method, Params: ev.Params})
+		}))
+	}
 }
 
 // clusterStateChanged runs on the slot watcher's actor. A session that
@@ -164,8 +170,10 @@ func (g *Gateway) closeCluster(ctx context.Context) error {
 	}
 	for _, u := range g.order {
 		for _, m := range u.pool.members {
-			if cs, ok := m.s.(*clusterSession); ok && cs.w != nil {
-				cs.w.Close()
+			if cs, ok := m.s.(*clusterSession); ok {
+				if w := cs.w.Load(); w != nil {
+					w.Close()
+				}
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/mcpengine/mcpengine"
 	"github.com/mcpengine/mcpengine/cluster"
@@ -17,7 +18,9 @@ import (
 // result and notifications here.
 type clusterSession struct {
 	rs *cluster.RemoteSession
-	w  *cluster.Watcher
+	// w is set once every slot of the server exists (openClusterSlots);
+	// until then the session is connecting.
+	w atomic.Pointer[cluster.Watcher]
 	// lastOwner is the owner last heard of; only the watcher's actor
 	// (clusterStateChanged) touches it.
 	lastOwner string
@@ -29,8 +32,16 @@ func clusterSessionName(i int) string { return fmt.Sprintf("pool-%d", i) }
 
 func (s *clusterSession) Name() string { return s.rs.Identity() }
 
+// status is the session's state as its watcher last heard it.
+func (s *clusterSession) status() cluster.Status {
+	if w := s.w.Load(); w != nil {
+		return w.Status()
+	}
+	return cluster.Status{State: cluster.StateUnreachable}
+}
+
 func (s *clusterSession) State() mcpengine.State {
-	switch s.w.Status().State {
+	switch s.status().State {
 	case mcpengine.StateReady.String():
 		return mcpengine.StateReady
 	case mcpengine.StateInitializing.String():
@@ -45,20 +56,20 @@ func (s *clusterSession) State() mcpengine.State {
 }
 
 func (s *clusterSession) LastError() error {
-	if e := s.w.Status().LastError; e != "" {
+	if e := s.status().LastError; e != "" {
 		return errors.New(e)
 	}
 	return nil
 }
 
-func (s *clusterSession) restarts() uint64 { return s.w.Status().Restarts }
+func (s *clusterSession) restarts() uint64 { return s.status().Restarts }
 
-func (s *clusterSession) owner() string { return s.w.Status().Owner }
+func (s *clusterSession) owner() string { return s.status().Owner }
 
 // initialize is the server's initialize result as the owner reported it.
 func (s *clusterSession) initialize() messages.InitializeResult {
 	var r messages.InitializeResult
-	if raw := s.w.Status().Initialize; len(raw) > 0 {
+	if raw := s.status().Initialize; len(raw) > 0 {
 		_ = messages.Unmarshal(raw, &r)
 	}
 	return r
@@ -92,7 +103,9 @@ func (s *clusterSession) call(ctx context.Context, method string, params any, pr
 	if errors.Is(err, mcpengine.ErrConnectionLost) {
 		// The owner died or stopped the session: learn the new one now
 		// rather than at the next renewal.
-		s.w.Renew()
+		if w := s.w.Load(); w != nil {
+			w.Renew()
+		}
 	}
 	return res, err
 }

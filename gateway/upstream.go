@@ -81,10 +81,13 @@ func (g *Gateway) openUpstream(ctx context.Context, name string, s Server) (*ups
 		m.s = localSession{sess}
 		u.pool.members = append(u.pool.members, m)
 	}
+	if g.member != nil {
+		g.watchClusterSlots(u)
+	}
 	for _, m := range u.pool.members {
 		s, ok := m.s.(localSession)
 		if !ok {
-			continue // a cluster session's watcher reports (openClusterSlot)
+			continue // a cluster session's watcher reports (watchClusterSlots)
 		}
 		s.OnNotification(func(n mcpengine.Notification) { g.onNotification(m, n) })
 		s.WatchState(func(mcpengine.StateChange) { u.stateChanged() })
