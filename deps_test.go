@@ -17,7 +17,8 @@ const rootPackage = "github.com/mcpengine/mcpengine"
 // library depends on the OpenTelemetry API only; the application picks the
 // SDK), gRPC, Prometheus, and what only the CLI and the load generator use.
 // They live in telemetry/export, gateway/, internal/loadgen and cmd/engine;
-// protoactor's remote and cluster (with gRPC) only in cluster/.
+// protoactor's remote and cluster (with gRPC) only in cluster/ and what
+// imports it (gateway/ for cluster gateways, cmd/engine).
 var cliOnly = []string{
 	"google.golang.org/grpc",
 	"go.opentelemetry.io/otel/exporters",

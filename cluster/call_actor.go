@@ -37,6 +37,10 @@ type callActor struct {
 	out    chan<- outcome // buffered 1; written once
 	watch  *callWatch
 	sent   bool
+	// progress receives the call's progress notifications (nil: none
+	// asked); m answers the server's requests sent here.
+	progress func(params []byte)
+	m        *Member
 }
 
 func (c *callActor) Receive(ctx actor.Context) {
@@ -46,6 +50,12 @@ func (c *callActor) Receive(ctx actor.Context) {
 		ctx.Request(c.target, c.msg)
 	case *clusterpb.SessionReply:
 		c.finish(ctx, outcome{reply: m})
+	case *clusterpb.SessionProgress:
+		if c.progress != nil && !c.sent {
+			c.progress(m.Params)
+		}
+	case *clusterpb.ServerRequest:
+		c.m.serveRequest(ctx.Sender(), m)
 	case *actor.DeadLetterResponse:
 		c.finish(ctx, outcome{notDelivered: true})
 	case *ownerGone:

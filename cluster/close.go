@@ -46,6 +46,7 @@ func (m *Member) Close(ctx context.Context) error {
 		cctx, cancel := context.WithTimeout(context.Background(), closeSessionTimeout)
 		defer cancel()
 		err := m.sessions.close(cctx)
+		m.serving.Wait()
 		m.log.Info("cluster member left", "address", m.system.Address())
 		done <- err
 	}()

@@ -58,6 +58,15 @@ type Config struct {
 	// own (default 60s, the engine's default request timeout).
 	CallTimeout time.Duration
 
+	// ServerRequests answers the requests a session's server sends its
+	// client (sampling/createMessage, elicitation/create, roots/list)
+	// while running a call this member made with
+	// CallOptions.ServesRequests, or, related to no such call, on a
+	// session this member watches. The owner sends them here; nil
+	// answers them with -32601. It runs on a goroutine of its own; ctx
+	// ends when the server's wait for the answer does.
+	ServerRequests ServerRequestHandler
+
 	// Logger receives the member's logs, and protoactor's from
 	// LibraryLogLevel (default warn) up; nil is silent.
 	Logger          *slog.Logger
@@ -119,6 +128,15 @@ func (c *Config) name() string {
 		return DefaultName
 	}
 	return c.Name
+}
+
+// watchRenew is how often a Watcher renews its watch: the provider's
+// poll interval, how soon a dead owner is noticed anyway.
+func (c *Config) watchRenew() time.Duration {
+	if c.Provider.RefreshTTL > 0 {
+		return c.Provider.RefreshTTL
+	}
+	return time.Second
 }
 
 func (c *Config) callTimeout() time.Duration {

@@ -16,6 +16,12 @@
 // activates it on another member, which connects it again; calls that
 // were in flight on the dead member fail with mcpengine.ErrConnectionLost.
 //
+// A call may carry progress and cancellation to the owner and have the
+// server's requests made while it runs answered by the calling member
+// (RemoteSession.CallWith, Config.ServerRequests); a Watcher follows a
+// session's state, initialize result and notifications wherever it is
+// owned. The gateway's cluster mode is built on them.
+//
 // The root package mcpengine does not import this package, so an embedder
 // that holds sessions on one host links no remote or gRPC code
 // (deps_test.go in the root checks it). docs/CLUSTER.md tells how to run

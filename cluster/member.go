@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/asynkron/protoactor-go/actor"
 	protocluster "github.com/asynkron/protoactor-go/cluster"
@@ -46,8 +47,13 @@ type Member struct {
 	metrics *metrics
 
 	sessions *sessionHost
+	// serving counts the goroutines answering server requests
+	// (serveRequest); Close waits for them.
+	serving  sync.WaitGroup
 	calls    *callWatch
 	callsSub *eventstream.Subscription
+	// callSeq numbers this member's calls (their call_ref).
+	callSeq atomic.Uint64
 }
 
 // MemberInfo is one member as the topology last listed it.

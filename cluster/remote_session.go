@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"strconv"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -42,17 +43,53 @@ func (s *RemoteSession) Identity() string { return s.identity }
 // engine errors as *RemoteError. Without a deadline on ctx the call is
 // bounded by Config.CallTimeout.
 func (s *RemoteSession) Call(ctx context.Context, method string, params json.RawMessage) (json.RawMessage, error) {
+	return s.CallWith(ctx, method, params, CallOptions{})
+}
+
+// CallOptions are what a call may ask for beyond its result.
+type CallOptions struct {
+	// Progress receives the params of the server's progress
+	// notifications for the call, before the call returns; the owner
+	// puts a token of its own on the request. nil asks for none.
+	Progress func(params json.RawMessage)
+	// ServesRequests says this member answers (Config.ServerRequests)
+	// the sampling, elicitation and roots requests the server makes
+	// while the call runs.
+	ServesRequests bool
+}
+
+// CallWith is Call with options. When ctx ends before the answer, the
+// owner cancels the request (the server gets notifications/cancelled).
+func (s *RemoteSession) CallWith(ctx context.Context, method string, params json.RawMessage, o CallOptions) (json.RawMessage, error) {
 	ctx, cancel := s.m.bounded(ctx)
 	defer cancel()
-	msg := &clusterpb.SessionCall{Method: method, Params: params}
+	msg := &clusterpb.SessionCall{Method: method, Params: params, Progress: o.Progress != nil,
+		ServesRequests: o.ServesRequests, CallRef: s.m.nextCallRef()}
 	if d, ok := ctx.Deadline(); ok {
 		msg.TimeoutMs = max(1, time.Until(d).Milliseconds())
 	}
-	reply, err := s.request(ctx, method, msg)
+	var progress func([]byte)
+	if o.Progress != nil {
+		progress = func(p []byte) { o.Progress(p) }
+	}
+	reply, err := s.requestWith(ctx, method, msg, progress)
 	if err != nil {
 		return nil, err
 	}
 	return reply.Result, nil
+}
+
+// Notify sends a notification on the session (the client's progress on a
+// server request, roots/list_changed, …).
+func (s *RemoteSession) Notify(ctx context.Context, method string, params json.RawMessage) error {
+	ctx, cancel := s.m.bounded(ctx)
+	defer cancel()
+	_, err := s.request(ctx, method, &clusterpb.SessionCall{Method: method, Params: params, Notify: true})
+	return err
+}
+
+func (m *Member) nextCallRef() string {
+	return m.system.ID + "/" + strconv.FormatUint(m.callSeq.Add(1), 10)
 }
 
 // CallTool calls tool name with args (anything that encodes to a JSON
@@ -113,13 +150,17 @@ const (
 // request sends msg to the session's grain until it is delivered, and
 // returns the grain's reply.
 func (s *RemoteSession) request(ctx context.Context, method string, msg proto.Message) (*clusterpb.SessionReply, error) {
+	return s.requestWith(ctx, method, msg, nil)
+}
+
+func (s *RemoteSession) requestWith(ctx context.Context, method string, msg proto.Message, progress func([]byte)) (*clusterpb.SessionReply, error) {
 	pause := retryFirst
 	for {
 		if s.m.isClosed() {
 			return nil, ErrClosed
 		}
 		if pid := s.m.lookup(ctx, s.identity); pid != nil {
-			o, err := s.m.send(ctx, method, pid, msg)
+			o, err := s.m.send(ctx, method, pid, msg, progress)
 			if err != nil {
 				return nil, err
 			}
@@ -155,15 +196,20 @@ func (s *RemoteSession) request(ctx context.Context, method string, msg proto.Me
 }
 
 // send delivers msg to pid through a callActor and waits for the outcome.
-func (m *Member) send(ctx context.Context, method string, pid *actor.PID, msg proto.Message) (outcome, error) {
+func (m *Member) send(ctx context.Context, method string, pid *actor.PID, msg proto.Message, progress func([]byte)) (outcome, error) {
 	out := make(chan outcome, 1)
 	ca := m.system.Root.Spawn(actor.PropsFromProducer(func() actor.Actor {
-		return &callActor{target: pid, msg: msg, out: out, watch: m.calls}
+		return &callActor{target: pid, msg: msg, out: out, watch: m.calls, progress: progress, m: m}
 	}))
 	select {
 	case o := <-out:
 		return o, nil
 	case <-ctx.Done():
+		if c, ok := msg.(*clusterpb.SessionCall); ok && c.CallRef != "" {
+			// The owner cancels the request upstream; the reply it may
+			// still send goes to a stopped actor.
+			m.system.Root.Send(pid, &clusterpb.SessionCancel{CallRef: c.CallRef})
+		}
 		m.system.Root.Stop(ca)
 		return outcome{}, ctxError(ctx, method)
 	}

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"slices"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -29,9 +30,30 @@ type sessionGrain struct {
 	sess    *mcpengine.Session
 	failed  error
 	waiting []waiter
-	// inflight are the callers of calls the session is running, by id.
-	inflight map[uint64]*actor.PID
+	// inflight are the calls the session is running, by id.
+	inflight map[uint64]*grainCall
 	nextID   uint64
+	// byRef finds a call of inflight by the caller's call_ref, for
+	// SessionCancel.
+	byRef map[string]uint64
+	// watchers get the session's notifications and state changes
+	// (session_watch.go).
+	watchers map[string]*watcher
+	// subscribers are the members subscribed to each resource URI
+	// (session_subscriptions.go).
+	subscribers map[string]map[string]bool
+}
+
+// grainCall is one call the session runs for a caller.
+type grainCall struct {
+	sender *actor.PID
+	ref    string
+	cancel context.CancelFunc
+	// servesRequests: the caller answers the server's requests made while
+	// the call runs.
+	servesRequests bool
+	// subscribed is the URI of a resources/subscribe call.
+	subscribed string
 }
 
 // waiter is a request that came before the session was ready.
@@ -62,13 +84,26 @@ func (g *sessionGrain) Receive(ctx actor.Context) {
 		g.init(ctx, msg.Identity.Identity)
 	case *sessionOpened:
 		g.opened(ctx, msg)
-	case *clusterpb.SessionCall, *clusterpb.SessionEnsure, *clusterpb.SessionClose:
+	case *clusterpb.SessionCall, *clusterpb.SessionEnsure, *clusterpb.SessionClose, *clusterpb.SessionWatch:
 		g.request(ctx, ctx.Sender(), msg)
+	case *clusterpb.SessionCancel:
+		g.cancelCall(msg.CallRef)
 	case *callDone:
-		if sender, ok := g.inflight[msg.id]; ok {
+		if c, ok := g.inflight[msg.id]; ok {
 			delete(g.inflight, msg.id)
-			ctx.Send(sender, msg.reply)
+			delete(g.byRef, c.ref)
+			c.cancel()
+			if c.subscribed != "" && msg.reply.Error != nil {
+				g.subscribeFailed(c)
+			}
+			ctx.Send(c.sender, msg.reply)
 		}
+	case *sessionNotified:
+		g.broadcast(ctx, &clusterpb.SessionEvent{Identity: g.identity, Method: msg.n.Method, Params: msg.n.Params})
+	case *sessionStateChanged:
+		g.broadcast(ctx, &clusterpb.SessionEvent{Identity: g.identity, Status: g.status()})
+	case *serverAsked:
+		msg.target <- g.requestTarget()
 	case *actor.Stopping:
 		g.stopping(ctx)
 	}
@@ -76,7 +111,10 @@ func (g *sessionGrain) Receive(ctx actor.Context) {
 
 func (g *sessionGrain) init(ctx actor.Context, identity string) {
 	g.identity, g.self = identity, ctx.Self()
-	g.inflight = map[uint64]*actor.PID{}
+	g.inflight = map[uint64]*grainCall{}
+	g.byRef = map[string]uint64{}
+	g.watchers = map[string]*watcher{}
+	g.subscribers = map[string]map[string]bool{}
 	g.ctx, g.cancel = context.WithCancel(context.Background())
 	g.host.m.metrics.activated(g.host.m.activationReason(identity))
 	prev, closed := g.host.register(identity, g.self)
@@ -113,7 +151,12 @@ func (g *sessionGrain) init(ctx actor.Context, identity string) {
 				return
 			}
 		}
-		s, err := g.host.engine.Connect(gctx, mcpengine.SessionConfig{Name: identity, Server: sc})
+		s, err := g.host.engine.Connect(gctx, g.sessionConfig(identity, sc, root, self))
+		if err == nil {
+			// Both post to the grain, which passes them to its watchers.
+			s.OnNotification(func(n mcpengine.Notification) { root.Send(self, &sessionNotified{n}) })
+			s.WatchState(func(mcpengine.StateChange) { root.Send(self, &sessionStateChanged{}) })
+		}
 		root.Send(self, &sessionOpened{sess: s, err: err})
 		if err != nil {
 			return
@@ -151,6 +194,13 @@ func (g *sessionGrain) request(ctx actor.Context, sender *actor.PID, msg any) {
 		ctx.Poison(g.self)
 		return
 	}
+	if w, ok := msg.(*clusterpb.SessionWatch); ok {
+		// Answered at once: a watcher learns the session is connecting,
+		// and gets its state when it is open (a SessionEvent).
+		g.watch(w)
+		ctx.Send(sender, &clusterpb.SessionReply{Status: g.status()})
+		return
+	}
 	if g.sess == nil {
 		g.waiting = append(g.waiting, waiter{sender, msg})
 		return
@@ -167,12 +217,38 @@ func (g *sessionGrain) request(ctx actor.Context, sender *actor.PID, msg any) {
 }
 
 func (g *sessionGrain) call(sender *actor.PID, m *clusterpb.SessionCall) {
+	if g.sharedSubscription(sender, m) {
+		return
+	}
 	g.nextID++
 	id := g.nextID
-	g.inflight[id] = sender
+	cctx, cancel := context.WithCancel(g.ctx)
+	gc := &grainCall{sender: sender, ref: m.CallRef, cancel: cancel, servesRequests: m.ServesRequests}
+	if m.Method == messages.MethodResourcesSubscribe && !m.Notify {
+		var p struct {
+			URI string `json:"uri"`
+		}
+		_ = messages.Unmarshal(m.Params, &p)
+		gc.subscribed = p.URI
+	}
+	g.inflight[id] = gc
+	if m.CallRef != "" {
+		g.byRef[m.CallRef] = id
+	}
 	var opts []mcpengine.CallOption
 	if m.TimeoutMs > 0 {
 		opts = append(opts, mcpengine.WithTimeout(time.Duration(m.TimeoutMs)*time.Millisecond))
+	}
+	root := g.host.m.system.Root
+	if m.Progress {
+		// Sent from the session's progress dispatcher, before the call
+		// returns: the caller gets them ahead of the reply (one remote
+		// stream per member pair keeps the order).
+		opts = append(opts, mcpengine.WithProgress(func(p messages.ProgressParams) {
+			if raw, err := messages.Marshal(&p); err == nil {
+				root.Send(sender, &clusterpb.SessionProgress{Params: raw})
+			}
+		}))
 	}
 	var params any
 	if len(m.Params) > 0 {
@@ -180,18 +256,57 @@ func (g *sessionGrain) call(sender *actor.PID, m *clusterpb.SessionCall) {
 	}
 	g.host.wg.Add(1)
 	g.host.calls.Add(1)
-	// One call: exits when the session answers it, fails it, or is
-	// closed because the grain stopped.
-	go func(sess *mcpengine.Session, gctx context.Context, root *actor.RootContext, self *actor.PID) {
+	// One call: exits when the session answers it, fails it, the caller
+	// cancels it, or the session is closed because the grain stopped.
+	go func(sess *mcpengine.Session, self *actor.PID) {
 		defer g.host.wg.Done()
 		defer g.host.calls.Add(-1)
-		res, err := sess.Call(gctx, m.Method, params, opts...)
+		res, err := runCall(cctx, sess, m, params, opts)
 		reply := &clusterpb.SessionReply{Result: res}
 		if err != nil {
 			reply = &clusterpb.SessionReply{Error: encodeError(err)}
 		}
 		root.Send(self, &callDone{id: id, reply: reply})
-	}(g.sess, g.ctx, g.host.m.system.Root, g.self)
+	}(g.sess, g.self)
+}
+
+// runCall sends one caller's message on the session. Subscriptions go
+// through the engine's own calls, which renew them after a reconnect.
+func runCall(ctx context.Context, sess *mcpengine.Session, m *clusterpb.SessionCall, params any, opts []mcpengine.CallOption) (messages.RawMessage, error) {
+	if m.Notify {
+		return nil, sess.Notify(ctx, m.Method, params)
+	}
+	switch m.Method {
+	case messages.MethodResourcesSubscribe, messages.MethodResourcesUnsubscribe:
+		var p struct {
+			URI string `json:"uri"`
+		}
+		if err := messages.Unmarshal(m.Params, &p); err != nil {
+			return nil, err
+		}
+		var err error
+		if m.Method == messages.MethodResourcesSubscribe {
+			err = sess.Subscribe(ctx, p.URI)
+		} else {
+			err = sess.Unsubscribe(ctx, p.URI)
+		}
+		return messages.RawMessage(`{}`), err
+	}
+	return sess.Call(ctx, m.Method, params, opts...)
+}
+
+// cancelCall cancels the call named ref: running, its ctx ends (the
+// session sends notifications/cancelled); still waiting for the session,
+// it is dropped unsent.
+func (g *sessionGrain) cancelCall(ref string) {
+	if id, ok := g.byRef[ref]; ok {
+		g.inflight[id].cancel()
+		return
+	}
+	g.waiting = slices.DeleteFunc(g.waiting, func(w waiter) bool {
+		c, ok := w.msg.(*clusterpb.SessionCall)
+		return ok && ref != "" && c.CallRef == ref
+	})
 }
 
 // stopping answers everyone the grain still owes an answer (a caller
@@ -202,9 +317,9 @@ func (g *sessionGrain) stopping(ctx actor.Context) {
 	if g.cancel == nil {
 		return
 	}
-	for id, sender := range g.inflight {
+	for id, c := range g.inflight {
 		delete(g.inflight, id)
-		ctx.Send(sender, &clusterpb.SessionReply{Error: &clusterpb.CallError{
+		ctx.Send(c.sender, &clusterpb.SessionReply{Error: &clusterpb.CallError{
 			Kind: errorType(mcpengine.ErrConnectionLost), Message: "cluster: the session's owner stopped it while the call ran"}})
 	}
 	for _, w := range g.waiting {

@@ -158,7 +158,7 @@ func (u *upstream) fetch(ctx context.Context, m *member, k listKind) ([]item, er
 		if cursor != "" {
 			params = &messages.PaginatedParams{Cursor: cursor}
 		}
-		raw, err := m.s.Call(ctx, k.method(), params, mcpengine.FailFast())
+		raw, err := m.s.call(ctx, k.method(), params, nil, false)
 		if err != nil {
 			if errors.Is(err, mcpengine.ErrCapabilityNotSupported) || errors.Is(err, messages.ErrMethodNotFound) {
 				return nil, errNotOffered

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcpengine/mcpengine"
+	"github.com/mcpengine/mcpengine/cluster"
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/transport"
 )
@@ -20,6 +21,13 @@ import (
 // "gateway" section (LoadConfig). The zero value of every optional field
 // is a sensible default.
 type Config struct {
+	// Cluster, when set, makes the gateway a member of an engine cluster
+	// (docs/CLUSTER.md) whose pool slots are cluster sessions named
+	// SERVER/pool-N alike on every gateway: gateways of one cluster share
+	// one set of upstream sessions, each owned by one member. Servers,
+	// Engine and ServerRequests are the gateway's own; servers must not
+	// use a Dialer.
+	Cluster *cluster.Config
 	// Servers are the upstream MCP servers by name (the mcpServers names).
 	Servers map[string]Server
 	// Clients are the gateway clients allowed in, each with its bearer

@@ -49,6 +49,13 @@
 // server") at once, or after ReadyWait while one is reconnecting, and
 // serves them again as soon as one is back.
 //
+// With Config.Cluster the gateway is a member of an engine cluster
+// (package cluster) and each pool slot is a cluster session named
+// SERVER/pool-N on every gateway: gateways behind one load balancer share
+// one set of upstream sessions, each held by one member; a watcher per
+// slot brings its state, initialize result and notifications to every
+// gateway (docs/GATEWAY.md, "Several gateways").
+//
 // # Server requests
 //
 // Upstream sessions are shared by the gateway's clients, while a server's

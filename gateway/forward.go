@@ -104,21 +104,21 @@ func (g *Gateway) send(ctx context.Context, r *fwd) (messages.RawMessage, error)
 		exclusive = r.front
 	}
 	params := r.params
-	opts := []mcpengine.CallOption{mcpengine.FailFast()}
+	var progress func(messages.ProgressParams)
 	if r.progress != nil || bytes.Contains(params, []byte(`"progressToken"`)) {
 		// The engine puts a token of its own in place of the client's
 		// (which could collide with the engine's) and hands the server's
 		// progress to r.progress, all of it before the answer returns.
 		// Without r.progress nobody listens.
 		fn := r.progress
-		opts = append(opts, mcpengine.WithProgress(func(p messages.ProgressParams) {
+		progress = func(p messages.ProgressParams) {
 			if fn == nil {
 				return
 			}
 			if raw, err := messages.Marshal(&p); err == nil {
 				fn(raw)
 			}
-		}))
+		}
 	}
 	var lastErr error
 	for range 2 {
@@ -133,7 +133,7 @@ func (g *Gateway) send(ctx context.Context, r *fwd) (messages.RawMessage, error)
 			return nil, &unavailableError{lastErr}
 		}
 		f := m.begin(r.front, r.out)
-		raw, err := m.s.Call(ctx, r.method, params, opts...)
+		raw, err := m.s.call(ctx, r.method, params, progress, exclusive != nil)
 		m.end(f)
 		if errors.Is(err, mcpengine.ErrNotReady) {
 			lastErr = err

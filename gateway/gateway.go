@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/mcpengine/mcpengine"
+	"github.com/mcpengine/mcpengine/cluster"
 	"github.com/mcpengine/mcpengine/internal/mcpserver"
 	"github.com/mcpengine/mcpengine/messages"
 )
@@ -56,6 +57,14 @@ type Gateway struct {
 	audit     *auditLog
 	mux       *http.ServeMux
 	progress  progressTokens
+
+	// member is the gateway's place in its cluster (Config.Cluster), nil
+	// without one; slots are its pool slots by cluster identity.
+	member  *cluster.Member
+	slotsMu sync.Mutex
+	slots   map[string]*member
+	// bg counts the gateway's background goroutines (resubscribe).
+	bg sync.WaitGroup
 
 	mu        sync.Mutex
 	listeners []*HTTPServer
@@ -107,10 +116,19 @@ func New(ctx context.Context, cfg Config) (_ *Gateway, err error) {
 	// starts is waited for, not given up on at the first connect.
 	ec.RetryInitialConnect = true
 	g.eng = mcpengine.New(ec)
+	if cfg.Cluster != nil {
+		if err := g.startCluster(ctx, ec); err != nil {
+			_ = g.eng.Close(ctx)
+			_ = g.metrics.shutdown(ctx)
+			_ = g.audit.close()
+			return nil, err
+		}
+	}
 	defer func() {
 		if err != nil {
 			cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 			defer cancel()
+			_ = g.closeCluster(cctx)
 			_ = g.eng.Close(cctx)
 			_ = g.metrics.shutdown(cctx)
 			_ = g.audit.close()
@@ -209,6 +227,8 @@ func (g *Gateway) Close(ctx context.Context) error {
 	for _, l := range listeners {
 		errs = append(errs, l.Close(ctx))
 	}
+	errs = append(errs, g.closeCluster(ctx))
+	g.bg.Wait()
 	errs = append(errs, g.eng.Close(ctx), g.metrics.shutdown(ctx), g.audit.close())
 	return errors.Join(errs...)
 }

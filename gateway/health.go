@@ -15,6 +15,16 @@ type Health struct {
 	Servers map[string]ServerHealth `json:"servers"`
 	// ClientSessions counts the aggregated endpoint's open sessions.
 	ClientSessions int `json:"clientSessions"`
+	// Cluster is the gateway's cluster membership (Config.Cluster).
+	Cluster *ClusterHealth `json:"cluster,omitempty"`
+}
+
+// ClusterHealth is a cluster gateway's membership.
+type ClusterHealth struct {
+	// Address is this member's actor remote address; Members every
+	// member's, this one included.
+	Address string   `json:"address"`
+	Members []string `json:"members"`
 }
 
 // ServerHealth is one server's pool.
@@ -36,11 +46,20 @@ type SessionHealth struct {
 	// Restarts counts the session's reconnects (and server restarts).
 	Restarts  uint64 `json:"restarts"`
 	LastError string `json:"lastError,omitempty"`
+	// Owner is the cluster member holding a cluster session.
+	Owner string `json:"owner,omitempty"`
 }
 
 // Health reports every upstream session's state.
 func (g *Gateway) Health() Health {
 	h := Health{Servers: map[string]ServerHealth{}, ClientSessions: len(g.fronts.all())}
+	if g.member != nil {
+		ch := &ClusterHealth{Address: g.member.Address()}
+		for _, mi := range g.member.Members() {
+			ch.Members = append(ch.Members, mi.Address)
+		}
+		h.Cluster = ch
+	}
 	up := 0
 	for _, u := range g.order {
 		sh := ServerHealth{Pool: len(u.pool.members)}
@@ -51,7 +70,8 @@ func (g *Gateway) Health() Health {
 				ProtocolVersion: m.s.ProtocolVersion(),
 				InFlight:        m.load.Load(),
 				Requests:        m.calls.Load(),
-				Restarts:        m.s.Stats().Restarts,
+				Restarts:        m.s.restarts(),
+				Owner:           m.s.owner(),
 			}
 			if err := m.s.LastError(); err != nil {
 				s.LastError = err.Error()

@@ -30,7 +30,8 @@ import (
 var engineBin string
 
 func TestMain(m *testing.M) {
-	os.Exit(testkit.Main(m, testkit.MainOptions{EngineBin: &engineBin}))
+	// The cluster tests (cluster_test.go) run members in this process.
+	os.Exit(testkit.Main(m, testkit.MainOptions{EngineBin: &engineBin, IgnoreLeaks: testkit.ProtoactorThrottleWaits}))
 }
 
 var (

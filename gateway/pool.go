@@ -13,7 +13,7 @@ import (
 type member struct {
 	srv   *upstream
 	index int
-	s     *mcpengine.Session
+	s     upstreamSession
 
 	load  atomic.Int64  // requests in flight through the gateway
 	calls atomic.Uint64 // requests sent, for /healthz and tests

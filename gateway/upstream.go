@@ -56,6 +56,11 @@ func (g *Gateway) openUpstream(ctx context.Context, name string, s Server) (*ups
 	}
 	for i := range max(1, s.Pool) {
 		m := &member{srv: u, index: i, flights: map[*flight]struct{}{}}
+		if g.member != nil {
+			g.openClusterSlot(m)
+			u.pool.members = append(u.pool.members, m)
+			continue
+		}
 		sess, err := g.eng.Open(ctx, mcpengine.SessionConfig{
 			Name:   fmt.Sprintf("%s#%d", name, i),
 			Server: s.Target,
@@ -73,12 +78,19 @@ func (g *Gateway) openUpstream(ctx context.Context, name string, s Server) (*ups
 		if err != nil {
 			return nil, fmt.Errorf("gateway: server %q: %w", name, err)
 		}
-		m.s = sess
+		m.s = localSession{sess}
 		u.pool.members = append(u.pool.members, m)
 	}
+	if g.member != nil {
+		g.watchClusterSlots(u)
+	}
 	for _, m := range u.pool.members {
-		m.s.OnNotification(func(n mcpengine.Notification) { g.onNotification(m, n) })
-		m.s.WatchState(func(mcpengine.StateChange) { u.stateChanged() })
+		s, ok := m.s.(localSession)
+		if !ok {
+			continue // a cluster session's watcher reports (watchClusterSlots)
+		}
+		s.OnNotification(func(n mcpengine.Notification) { g.onNotification(m, n) })
+		s.WatchState(func(mcpengine.StateChange) { u.stateChanged() })
 	}
 	u.stateChanged() // transitions before the watches were in place
 	return u, nil

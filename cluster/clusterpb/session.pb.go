@@ -32,9 +32,19 @@ type SessionCall struct {
 	// params is the request's params as JSON; empty for none.
 	Params []byte `protobuf:"bytes,2,opt,name=params,proto3" json:"params,omitempty"`
 	// timeout_ms is what is left of the caller's deadline; 0 for none.
-	TimeoutMs     int64 `protobuf:"varint,3,opt,name=timeout_ms,json=timeoutMs,proto3" json:"timeout_ms,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	TimeoutMs int64 `protobuf:"varint,3,opt,name=timeout_ms,json=timeoutMs,proto3" json:"timeout_ms,omitempty"`
+	// call_ref names the call for SessionCancel; unique per caller member.
+	CallRef string `protobuf:"bytes,4,opt,name=call_ref,json=callRef,proto3" json:"call_ref,omitempty"`
+	// progress asks for the server's progress notifications of the call,
+	// sent to the caller as SessionProgress before the reply.
+	Progress bool `protobuf:"varint,5,opt,name=progress,proto3" json:"progress,omitempty"`
+	// notify sends the message as a notification: no result, no id.
+	Notify bool `protobuf:"varint,6,opt,name=notify,proto3" json:"notify,omitempty"`
+	// serves_requests says the caller answers the server's requests made
+	// while the call runs (ServerRequest to the caller).
+	ServesRequests bool `protobuf:"varint,7,opt,name=serves_requests,json=servesRequests,proto3" json:"serves_requests,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *SessionCall) Reset() {
@@ -88,6 +98,451 @@ func (x *SessionCall) GetTimeoutMs() int64 {
 	return 0
 }
 
+func (x *SessionCall) GetCallRef() string {
+	if x != nil {
+		return x.CallRef
+	}
+	return ""
+}
+
+func (x *SessionCall) GetProgress() bool {
+	if x != nil {
+		return x.Progress
+	}
+	return false
+}
+
+func (x *SessionCall) GetNotify() bool {
+	if x != nil {
+		return x.Notify
+	}
+	return false
+}
+
+func (x *SessionCall) GetServesRequests() bool {
+	if x != nil {
+		return x.ServesRequests
+	}
+	return false
+}
+
+// SessionCancel cancels the call named call_ref: the owner's session
+// sends notifications/cancelled upstream. The caller sends it when its
+// context ends; no reply.
+type SessionCancel struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CallRef       string                 `protobuf:"bytes,1,opt,name=call_ref,json=callRef,proto3" json:"call_ref,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SessionCancel) Reset() {
+	*x = SessionCancel{}
+	mi := &file_cluster_clusterpb_session_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SessionCancel) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SessionCancel) ProtoMessage() {}
+
+func (x *SessionCancel) ProtoReflect() protoreflect.Message {
+	mi := &file_cluster_clusterpb_session_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SessionCancel.ProtoReflect.Descriptor instead.
+func (*SessionCancel) Descriptor() ([]byte, []int) {
+	return file_cluster_clusterpb_session_proto_rawDescGZIP(), []int{1}
+}
+
+func (x *SessionCancel) GetCallRef() string {
+	if x != nil {
+		return x.CallRef
+	}
+	return ""
+}
+
+// SessionProgress carries one progress notification's params of a call,
+// from the grain to the caller, before its SessionReply.
+type SessionProgress struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Params        []byte                 `protobuf:"bytes,1,opt,name=params,proto3" json:"params,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SessionProgress) Reset() {
+	*x = SessionProgress{}
+	mi := &file_cluster_clusterpb_session_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SessionProgress) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SessionProgress) ProtoMessage() {}
+
+func (x *SessionProgress) ProtoReflect() protoreflect.Message {
+	mi := &file_cluster_clusterpb_session_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SessionProgress.ProtoReflect.Descriptor instead.
+func (*SessionProgress) Descriptor() ([]byte, []int) {
+	return file_cluster_clusterpb_session_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *SessionProgress) GetParams() []byte {
+	if x != nil {
+		return x.Params
+	}
+	return nil
+}
+
+// SessionWatch asks a session's grain to send the session's
+// notifications and state changes (SessionEvent) to the actor at
+// address/id, for a lease the caller renews by sending it again. The
+// grain answers SessionReply with status.
+type SessionWatch struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Address       string                 `protobuf:"bytes,1,opt,name=address,proto3" json:"address,omitempty"`
+	Id            string                 `protobuf:"bytes,2,opt,name=id,proto3" json:"id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SessionWatch) Reset() {
+	*x = SessionWatch{}
+	mi := &file_cluster_clusterpb_session_proto_msgTypes[3]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SessionWatch) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SessionWatch) ProtoMessage() {}
+
+func (x *SessionWatch) ProtoReflect() protoreflect.Message {
+	mi := &file_cluster_clusterpb_session_proto_msgTypes[3]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SessionWatch.ProtoReflect.Descriptor instead.
+func (*SessionWatch) Descriptor() ([]byte, []int) {
+	return file_cluster_clusterpb_session_proto_rawDescGZIP(), []int{3}
+}
+
+func (x *SessionWatch) GetAddress() string {
+	if x != nil {
+		return x.Address
+	}
+	return ""
+}
+
+func (x *SessionWatch) GetId() string {
+	if x != nil {
+		return x.Id
+	}
+	return ""
+}
+
+// SessionStatus is a session's state on its owner.
+type SessionStatus struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// state is mcpengine.State's name ("connecting", "ready", …).
+	State string `protobuf:"bytes,1,opt,name=state,proto3" json:"state,omitempty"`
+	// owner is the owner member's remote address.
+	Owner string `protobuf:"bytes,2,opt,name=owner,proto3" json:"owner,omitempty"`
+	// initialize is the server's initialize (or discover) result as JSON:
+	// protocolVersion, capabilities, serverInfo, instructions.
+	Initialize    []byte `protobuf:"bytes,3,opt,name=initialize,proto3" json:"initialize,omitempty"`
+	LastError     string `protobuf:"bytes,4,opt,name=last_error,json=lastError,proto3" json:"last_error,omitempty"`
+	Restarts      uint64 `protobuf:"varint,5,opt,name=restarts,proto3" json:"restarts,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SessionStatus) Reset() {
+	*x = SessionStatus{}
+	mi := &file_cluster_clusterpb_session_proto_msgTypes[4]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SessionStatus) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SessionStatus) ProtoMessage() {}
+
+func (x *SessionStatus) ProtoReflect() protoreflect.Message {
+	mi := &file_cluster_clusterpb_session_proto_msgTypes[4]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SessionStatus.ProtoReflect.Descriptor instead.
+func (*SessionStatus) Descriptor() ([]byte, []int) {
+	return file_cluster_clusterpb_session_proto_rawDescGZIP(), []int{4}
+}
+
+func (x *SessionStatus) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+func (x *SessionStatus) GetOwner() string {
+	if x != nil {
+		return x.Owner
+	}
+	return ""
+}
+
+func (x *SessionStatus) GetInitialize() []byte {
+	if x != nil {
+		return x.Initialize
+	}
+	return nil
+}
+
+func (x *SessionStatus) GetLastError() string {
+	if x != nil {
+		return x.LastError
+	}
+	return ""
+}
+
+func (x *SessionStatus) GetRestarts() uint64 {
+	if x != nil {
+		return x.Restarts
+	}
+	return 0
+}
+
+// SessionEvent is sent by a session's grain to its watchers: a server
+// notification (method, params), or a state change (status).
+type SessionEvent struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Identity      string                 `protobuf:"bytes,1,opt,name=identity,proto3" json:"identity,omitempty"`
+	Method        string                 `protobuf:"bytes,2,opt,name=method,proto3" json:"method,omitempty"`
+	Params        []byte                 `protobuf:"bytes,3,opt,name=params,proto3" json:"params,omitempty"`
+	Status        *SessionStatus         `protobuf:"bytes,4,opt,name=status,proto3" json:"status,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *SessionEvent) Reset() {
+	*x = SessionEvent{}
+	mi := &file_cluster_clusterpb_session_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *SessionEvent) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*SessionEvent) ProtoMessage() {}
+
+func (x *SessionEvent) ProtoReflect() protoreflect.Message {
+	mi := &file_cluster_clusterpb_session_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use SessionEvent.ProtoReflect.Descriptor instead.
+func (*SessionEvent) Descriptor() ([]byte, []int) {
+	return file_cluster_clusterpb_session_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *SessionEvent) GetIdentity() string {
+	if x != nil {
+		return x.Identity
+	}
+	return ""
+}
+
+func (x *SessionEvent) GetMethod() string {
+	if x != nil {
+		return x.Method
+	}
+	return ""
+}
+
+func (x *SessionEvent) GetParams() []byte {
+	if x != nil {
+		return x.Params
+	}
+	return nil
+}
+
+func (x *SessionEvent) GetStatus() *SessionStatus {
+	if x != nil {
+		return x.Status
+	}
+	return nil
+}
+
+// ServerRequest is a request the server sent its client (sampling,
+// elicitation, roots) while the session runs a call; the grain sends it
+// to that call's caller (or, for one related to no call, to a watcher)
+// and waits for ServerRequestReply.
+type ServerRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Identity      string                 `protobuf:"bytes,1,opt,name=identity,proto3" json:"identity,omitempty"`
+	Method        string                 `protobuf:"bytes,2,opt,name=method,proto3" json:"method,omitempty"`
+	Params        []byte                 `protobuf:"bytes,3,opt,name=params,proto3" json:"params,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ServerRequest) Reset() {
+	*x = ServerRequest{}
+	mi := &file_cluster_clusterpb_session_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ServerRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ServerRequest) ProtoMessage() {}
+
+func (x *ServerRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_cluster_clusterpb_session_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ServerRequest.ProtoReflect.Descriptor instead.
+func (*ServerRequest) Descriptor() ([]byte, []int) {
+	return file_cluster_clusterpb_session_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *ServerRequest) GetIdentity() string {
+	if x != nil {
+		return x.Identity
+	}
+	return ""
+}
+
+func (x *ServerRequest) GetMethod() string {
+	if x != nil {
+		return x.Method
+	}
+	return ""
+}
+
+func (x *ServerRequest) GetParams() []byte {
+	if x != nil {
+		return x.Params
+	}
+	return nil
+}
+
+// ServerRequestReply is the client's answer to a ServerRequest.
+type ServerRequestReply struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Result        []byte                 `protobuf:"bytes,1,opt,name=result,proto3" json:"result,omitempty"`
+	Error         *CallError             `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *ServerRequestReply) Reset() {
+	*x = ServerRequestReply{}
+	mi := &file_cluster_clusterpb_session_proto_msgTypes[7]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *ServerRequestReply) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*ServerRequestReply) ProtoMessage() {}
+
+func (x *ServerRequestReply) ProtoReflect() protoreflect.Message {
+	mi := &file_cluster_clusterpb_session_proto_msgTypes[7]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use ServerRequestReply.ProtoReflect.Descriptor instead.
+func (*ServerRequestReply) Descriptor() ([]byte, []int) {
+	return file_cluster_clusterpb_session_proto_rawDescGZIP(), []int{7}
+}
+
+func (x *ServerRequestReply) GetResult() []byte {
+	if x != nil {
+		return x.Result
+	}
+	return nil
+}
+
+func (x *ServerRequestReply) GetError() *CallError {
+	if x != nil {
+		return x.Error
+	}
+	return nil
+}
+
 // SessionEnsure activates a session's grain and waits until its session
 // is ready. A caller sends it; the grain answers SessionReply (no result).
 type SessionEnsure struct {
@@ -98,7 +553,7 @@ type SessionEnsure struct {
 
 func (x *SessionEnsure) Reset() {
 	*x = SessionEnsure{}
-	mi := &file_cluster_clusterpb_session_proto_msgTypes[1]
+	mi := &file_cluster_clusterpb_session_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -110,7 +565,7 @@ func (x *SessionEnsure) String() string {
 func (*SessionEnsure) ProtoMessage() {}
 
 func (x *SessionEnsure) ProtoReflect() protoreflect.Message {
-	mi := &file_cluster_clusterpb_session_proto_msgTypes[1]
+	mi := &file_cluster_clusterpb_session_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -123,7 +578,7 @@ func (x *SessionEnsure) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionEnsure.ProtoReflect.Descriptor instead.
 func (*SessionEnsure) Descriptor() ([]byte, []int) {
-	return file_cluster_clusterpb_session_proto_rawDescGZIP(), []int{1}
+	return file_cluster_clusterpb_session_proto_rawDescGZIP(), []int{8}
 }
 
 // SessionClose closes a session and stops its grain. A caller sends it;
@@ -136,7 +591,7 @@ type SessionClose struct {
 
 func (x *SessionClose) Reset() {
 	*x = SessionClose{}
-	mi := &file_cluster_clusterpb_session_proto_msgTypes[2]
+	mi := &file_cluster_clusterpb_session_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -148,7 +603,7 @@ func (x *SessionClose) String() string {
 func (*SessionClose) ProtoMessage() {}
 
 func (x *SessionClose) ProtoReflect() protoreflect.Message {
-	mi := &file_cluster_clusterpb_session_proto_msgTypes[2]
+	mi := &file_cluster_clusterpb_session_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -161,22 +616,24 @@ func (x *SessionClose) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionClose.ProtoReflect.Descriptor instead.
 func (*SessionClose) Descriptor() ([]byte, []int) {
-	return file_cluster_clusterpb_session_proto_rawDescGZIP(), []int{2}
+	return file_cluster_clusterpb_session_proto_rawDescGZIP(), []int{9}
 }
 
 // SessionReply is a grain's answer: a result, or the error the owner's
 // engine gave.
 type SessionReply struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Result        []byte                 `protobuf:"bytes,1,opt,name=result,proto3" json:"result,omitempty"`
-	Error         *CallError             `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Result []byte                 `protobuf:"bytes,1,opt,name=result,proto3" json:"result,omitempty"`
+	Error  *CallError             `protobuf:"bytes,2,opt,name=error,proto3" json:"error,omitempty"`
+	// status answers SessionWatch.
+	Status        *SessionStatus `protobuf:"bytes,3,opt,name=status,proto3" json:"status,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *SessionReply) Reset() {
 	*x = SessionReply{}
-	mi := &file_cluster_clusterpb_session_proto_msgTypes[3]
+	mi := &file_cluster_clusterpb_session_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -188,7 +645,7 @@ func (x *SessionReply) String() string {
 func (*SessionReply) ProtoMessage() {}
 
 func (x *SessionReply) ProtoReflect() protoreflect.Message {
-	mi := &file_cluster_clusterpb_session_proto_msgTypes[3]
+	mi := &file_cluster_clusterpb_session_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -201,7 +658,7 @@ func (x *SessionReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SessionReply.ProtoReflect.Descriptor instead.
 func (*SessionReply) Descriptor() ([]byte, []int) {
-	return file_cluster_clusterpb_session_proto_rawDescGZIP(), []int{3}
+	return file_cluster_clusterpb_session_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *SessionReply) GetResult() []byte {
@@ -214,6 +671,13 @@ func (x *SessionReply) GetResult() []byte {
 func (x *SessionReply) GetError() *CallError {
 	if x != nil {
 		return x.Error
+	}
+	return nil
+}
+
+func (x *SessionReply) GetStatus() *SessionStatus {
+	if x != nil {
+		return x.Status
 	}
 	return nil
 }
@@ -236,7 +700,7 @@ type CallError struct {
 
 func (x *CallError) Reset() {
 	*x = CallError{}
-	mi := &file_cluster_clusterpb_session_proto_msgTypes[4]
+	mi := &file_cluster_clusterpb_session_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -248,7 +712,7 @@ func (x *CallError) String() string {
 func (*CallError) ProtoMessage() {}
 
 func (x *CallError) ProtoReflect() protoreflect.Message {
-	mi := &file_cluster_clusterpb_session_proto_msgTypes[4]
+	mi := &file_cluster_clusterpb_session_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -261,7 +725,7 @@ func (x *CallError) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CallError.ProtoReflect.Descriptor instead.
 func (*CallError) Descriptor() ([]byte, []int) {
-	return file_cluster_clusterpb_session_proto_rawDescGZIP(), []int{4}
+	return file_cluster_clusterpb_session_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *CallError) GetKind() string {
@@ -310,7 +774,7 @@ type OwnedSessionsQuery struct {
 
 func (x *OwnedSessionsQuery) Reset() {
 	*x = OwnedSessionsQuery{}
-	mi := &file_cluster_clusterpb_session_proto_msgTypes[5]
+	mi := &file_cluster_clusterpb_session_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -322,7 +786,7 @@ func (x *OwnedSessionsQuery) String() string {
 func (*OwnedSessionsQuery) ProtoMessage() {}
 
 func (x *OwnedSessionsQuery) ProtoReflect() protoreflect.Message {
-	mi := &file_cluster_clusterpb_session_proto_msgTypes[5]
+	mi := &file_cluster_clusterpb_session_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -335,7 +799,7 @@ func (x *OwnedSessionsQuery) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OwnedSessionsQuery.ProtoReflect.Descriptor instead.
 func (*OwnedSessionsQuery) Descriptor() ([]byte, []int) {
-	return file_cluster_clusterpb_session_proto_rawDescGZIP(), []int{5}
+	return file_cluster_clusterpb_session_proto_rawDescGZIP(), []int{12}
 }
 
 // OwnedSessions lists the identities of the session grains a member holds.
@@ -349,7 +813,7 @@ type OwnedSessions struct {
 
 func (x *OwnedSessions) Reset() {
 	*x = OwnedSessions{}
-	mi := &file_cluster_clusterpb_session_proto_msgTypes[6]
+	mi := &file_cluster_clusterpb_session_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -361,7 +825,7 @@ func (x *OwnedSessions) String() string {
 func (*OwnedSessions) ProtoMessage() {}
 
 func (x *OwnedSessions) ProtoReflect() protoreflect.Message {
-	mi := &file_cluster_clusterpb_session_proto_msgTypes[6]
+	mi := &file_cluster_clusterpb_session_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -374,7 +838,7 @@ func (x *OwnedSessions) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OwnedSessions.ProtoReflect.Descriptor instead.
 func (*OwnedSessions) Descriptor() ([]byte, []int) {
-	return file_cluster_clusterpb_session_proto_rawDescGZIP(), []int{6}
+	return file_cluster_clusterpb_session_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *OwnedSessions) GetMember() string {
@@ -395,17 +859,50 @@ var File_cluster_clusterpb_session_proto protoreflect.FileDescriptor
 
 const file_cluster_clusterpb_session_proto_rawDesc = "" +
 	"\n" +
-	"\x1fcluster/clusterpb/session.proto\x12\x11mcpengine.cluster\"\\\n" +
+	"\x1fcluster/clusterpb/session.proto\x12\x11mcpengine.cluster\"\xd4\x01\n" +
 	"\vSessionCall\x12\x16\n" +
 	"\x06method\x18\x01 \x01(\tR\x06method\x12\x16\n" +
 	"\x06params\x18\x02 \x01(\fR\x06params\x12\x1d\n" +
 	"\n" +
-	"timeout_ms\x18\x03 \x01(\x03R\ttimeoutMs\"\x0f\n" +
+	"timeout_ms\x18\x03 \x01(\x03R\ttimeoutMs\x12\x19\n" +
+	"\bcall_ref\x18\x04 \x01(\tR\acallRef\x12\x1a\n" +
+	"\bprogress\x18\x05 \x01(\bR\bprogress\x12\x16\n" +
+	"\x06notify\x18\x06 \x01(\bR\x06notify\x12'\n" +
+	"\x0fserves_requests\x18\a \x01(\bR\x0eservesRequests\"*\n" +
+	"\rSessionCancel\x12\x19\n" +
+	"\bcall_ref\x18\x01 \x01(\tR\acallRef\")\n" +
+	"\x0fSessionProgress\x12\x16\n" +
+	"\x06params\x18\x01 \x01(\fR\x06params\"8\n" +
+	"\fSessionWatch\x12\x18\n" +
+	"\aaddress\x18\x01 \x01(\tR\aaddress\x12\x0e\n" +
+	"\x02id\x18\x02 \x01(\tR\x02id\"\x96\x01\n" +
+	"\rSessionStatus\x12\x14\n" +
+	"\x05state\x18\x01 \x01(\tR\x05state\x12\x14\n" +
+	"\x05owner\x18\x02 \x01(\tR\x05owner\x12\x1e\n" +
+	"\n" +
+	"initialize\x18\x03 \x01(\fR\n" +
+	"initialize\x12\x1d\n" +
+	"\n" +
+	"last_error\x18\x04 \x01(\tR\tlastError\x12\x1a\n" +
+	"\brestarts\x18\x05 \x01(\x04R\brestarts\"\x94\x01\n" +
+	"\fSessionEvent\x12\x1a\n" +
+	"\bidentity\x18\x01 \x01(\tR\bidentity\x12\x16\n" +
+	"\x06method\x18\x02 \x01(\tR\x06method\x12\x16\n" +
+	"\x06params\x18\x03 \x01(\fR\x06params\x128\n" +
+	"\x06status\x18\x04 \x01(\v2 .mcpengine.cluster.SessionStatusR\x06status\"[\n" +
+	"\rServerRequest\x12\x1a\n" +
+	"\bidentity\x18\x01 \x01(\tR\bidentity\x12\x16\n" +
+	"\x06method\x18\x02 \x01(\tR\x06method\x12\x16\n" +
+	"\x06params\x18\x03 \x01(\fR\x06params\"`\n" +
+	"\x12ServerRequestReply\x12\x16\n" +
+	"\x06result\x18\x01 \x01(\fR\x06result\x122\n" +
+	"\x05error\x18\x02 \x01(\v2\x1c.mcpengine.cluster.CallErrorR\x05error\"\x0f\n" +
 	"\rSessionEnsure\"\x0e\n" +
-	"\fSessionClose\"Z\n" +
+	"\fSessionClose\"\x94\x01\n" +
 	"\fSessionReply\x12\x16\n" +
 	"\x06result\x18\x01 \x01(\fR\x06result\x122\n" +
-	"\x05error\x18\x02 \x01(\v2\x1c.mcpengine.cluster.CallErrorR\x05error\"\x85\x01\n" +
+	"\x05error\x18\x02 \x01(\v2\x1c.mcpengine.cluster.CallErrorR\x05error\x128\n" +
+	"\x06status\x18\x03 \x01(\v2 .mcpengine.cluster.SessionStatusR\x06status\"\x85\x01\n" +
 	"\tCallError\x12\x12\n" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x12\n" +
 	"\x04code\x18\x02 \x01(\x05R\x04code\x12\x18\n" +
@@ -431,23 +928,33 @@ func file_cluster_clusterpb_session_proto_rawDescGZIP() []byte {
 	return file_cluster_clusterpb_session_proto_rawDescData
 }
 
-var file_cluster_clusterpb_session_proto_msgTypes = make([]protoimpl.MessageInfo, 7)
+var file_cluster_clusterpb_session_proto_msgTypes = make([]protoimpl.MessageInfo, 14)
 var file_cluster_clusterpb_session_proto_goTypes = []any{
 	(*SessionCall)(nil),        // 0: mcpengine.cluster.SessionCall
-	(*SessionEnsure)(nil),      // 1: mcpengine.cluster.SessionEnsure
-	(*SessionClose)(nil),       // 2: mcpengine.cluster.SessionClose
-	(*SessionReply)(nil),       // 3: mcpengine.cluster.SessionReply
-	(*CallError)(nil),          // 4: mcpengine.cluster.CallError
-	(*OwnedSessionsQuery)(nil), // 5: mcpengine.cluster.OwnedSessionsQuery
-	(*OwnedSessions)(nil),      // 6: mcpengine.cluster.OwnedSessions
+	(*SessionCancel)(nil),      // 1: mcpengine.cluster.SessionCancel
+	(*SessionProgress)(nil),    // 2: mcpengine.cluster.SessionProgress
+	(*SessionWatch)(nil),       // 3: mcpengine.cluster.SessionWatch
+	(*SessionStatus)(nil),      // 4: mcpengine.cluster.SessionStatus
+	(*SessionEvent)(nil),       // 5: mcpengine.cluster.SessionEvent
+	(*ServerRequest)(nil),      // 6: mcpengine.cluster.ServerRequest
+	(*ServerRequestReply)(nil), // 7: mcpengine.cluster.ServerRequestReply
+	(*SessionEnsure)(nil),      // 8: mcpengine.cluster.SessionEnsure
+	(*SessionClose)(nil),       // 9: mcpengine.cluster.SessionClose
+	(*SessionReply)(nil),       // 10: mcpengine.cluster.SessionReply
+	(*CallError)(nil),          // 11: mcpengine.cluster.CallError
+	(*OwnedSessionsQuery)(nil), // 12: mcpengine.cluster.OwnedSessionsQuery
+	(*OwnedSessions)(nil),      // 13: mcpengine.cluster.OwnedSessions
 }
 var file_cluster_clusterpb_session_proto_depIdxs = []int32{
-	4, // 0: mcpengine.cluster.SessionReply.error:type_name -> mcpengine.cluster.CallError
-	1, // [1:1] is the sub-list for method output_type
-	1, // [1:1] is the sub-list for method input_type
-	1, // [1:1] is the sub-list for extension type_name
-	1, // [1:1] is the sub-list for extension extendee
-	0, // [0:1] is the sub-list for field type_name
+	4,  // 0: mcpengine.cluster.SessionEvent.status:type_name -> mcpengine.cluster.SessionStatus
+	11, // 1: mcpengine.cluster.ServerRequestReply.error:type_name -> mcpengine.cluster.CallError
+	11, // 2: mcpengine.cluster.SessionReply.error:type_name -> mcpengine.cluster.CallError
+	4,  // 3: mcpengine.cluster.SessionReply.status:type_name -> mcpengine.cluster.SessionStatus
+	4,  // [4:4] is the sub-list for method output_type
+	4,  // [4:4] is the sub-list for method input_type
+	4,  // [4:4] is the sub-list for extension type_name
+	4,  // [4:4] is the sub-list for extension extendee
+	0,  // [0:4] is the sub-list for field type_name
 }
 
 func init() { file_cluster_clusterpb_session_proto_init() }
@@ -461,7 +968,7 @@ func file_cluster_clusterpb_session_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_cluster_clusterpb_session_proto_rawDesc), len(file_cluster_clusterpb_session_proto_rawDesc)),
 			NumEnums:      0,
-			NumMessages:   7,
+			NumMessages:   14,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

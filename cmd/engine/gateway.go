@@ -30,6 +30,9 @@ type gatewayFlags struct {
 	verbose     bool
 	otel        string
 	otelArgs    bool
+	// cluster: with --join (or another provider) the gateway is a
+	// cluster member and its pool slots are cluster sessions.
+	cluster clusterFlags
 }
 
 func newGatewayCmd() *cobra.Command {
@@ -57,6 +60,11 @@ they fail) and serves:
   /healthz  every upstream session's state (200 when every server is up).
   /metrics  Prometheus metrics.
 
+With --listen-cluster (and --join, or another --provider) the gateway is a
+member of an engine cluster (docs/CLUSTER.md) and each pool slot is a
+cluster session named SERVER/pool-N on every gateway: gateways behind one
+load balancer share one set of upstream sessions, each owned by one member.
+
 The optional "gateway" section of the file sets pools, prefixes, per-server
 and per-client policies (allow/deny globs for tools, resource URIs and
 prompts, maxResourceBytes, maxToolTime, rateLimit), client bearer tokens and
@@ -69,7 +77,8 @@ use --listen 127.0.0.1:0) and runs until SIGINT or SIGTERM.`,
 		Example: `  engine gateway --config mcp.json --listen 127.0.0.1:8080
   engine gateway --config mcp.json --audit audit.jsonl
   curl -s localhost:8080/rpc -H 'Content-Type: application/json' -d '{"jsonrpc":"2.0","id":1,"method":"tools/list","server_id":"files"}'
-  engine list tools --url http://127.0.0.1:8080/mcp`,
+  engine list tools --url http://127.0.0.1:8080/mcp
+  engine gateway --config mcp.json --listen 127.0.0.1:8080 --listen-cluster 10.0.0.1:7700 --join 10.0.0.1:7700,10.0.0.2:7700`,
 		Args: exactArgs(0, "no arguments"),
 		RunE: func(cmd *cobra.Command, _ []string) error { return runGateway(cmd, &f) },
 	}
@@ -83,6 +92,7 @@ use --listen 127.0.0.1:0) and runs until SIGINT or SIGTERM.`,
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log the gateway's and the engine's activity to stderr")
 	fl.StringVar(&f.otel, "otel", "", "OpenTelemetry for the upstream sessions: otlp (OTEL_EXPORTER_OTLP_* variables) or stdout; their metrics then go there instead of /metrics")
 	fl.BoolVar(&f.otelArgs, "otel-record-arguments", false, "put tool arguments on spans (off: they may hold secrets)")
+	f.cluster.register(fl, "listen-cluster", "join an engine cluster: HOST:PORT other members reach this one at (with --join, or --provider); gateways of one cluster share their upstream sessions")
 	cmd.AddCommand(newGatewayConformanceCmd())
 	return cmd
 }
@@ -125,6 +135,12 @@ func runGateway(cmd *cobra.Command, f *gatewayFlags) error {
 		cfg.Engine.TelemetryOptions = tf.telemetryOptions()
 	}
 
+	if f.cluster.listen != "" {
+		cc := f.cluster.membership(cfg.Logger, f.verbose)
+		cfg.Cluster = &cc
+	} else if f.cluster.join != "" {
+		return usagef("--join needs --listen-cluster")
+	}
 	g, err := gateway.New(cmd.Context(), *cfg)
 	if err != nil {
 		return err

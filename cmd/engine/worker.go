@@ -27,19 +27,11 @@ var workerKinds []func() *protocluster.Kind
 const workerLeaveTimeout = 30 * time.Second
 
 type workerFlags struct {
-	listen     string
-	join       string
-	name       string
-	provider   string
-	remotePort int
-	refresh    time.Duration
-	consul     string
-	etcd       string
-	etcdKey    string
-	config     string
-	http       string
-	allowRem   bool
-	verbose    bool
+	clusterFlags
+	config   string
+	http     string
+	allowRem bool
+	verbose  bool
 
 	otel       string
 	otelArgs   bool
@@ -73,15 +65,7 @@ sessions move to the other members.`,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runWorker(cmd, &f) },
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.listen, "listen", "", "HOST:PORT other members reach this one at (required)")
-	fl.StringVar(&f.join, "join", "", "automanaged: the members' --listen addresses, comma-separated")
-	fl.StringVar(&f.name, "cluster", cluster.DefaultName, "cluster name: members join only members of the same name")
-	fl.StringVar(&f.provider, "provider", cluster.ProviderAutomanaged, "membership provider: automanaged, consul, etcd or k8s")
-	fl.IntVar(&f.remotePort, "remote-port", 0, "automanaged: the actor remote's port (0: a free one)")
-	fl.DurationVar(&f.refresh, "refresh", time.Second, "automanaged: how often members are polled (how soon a dead one is noticed)")
-	fl.StringVar(&f.consul, "consul-address", "", "consul: the agent's HTTP address (default $CONSUL_HTTP_ADDR or 127.0.0.1:8500)")
-	fl.StringVar(&f.etcd, "etcd-endpoints", "", "etcd: client endpoints, comma-separated (default 127.0.0.1:2379)")
-	fl.StringVar(&f.etcdKey, "etcd-base-key", "", "etcd: key prefix of the members (default /protoactor)")
+	f.register(fl, "listen", "HOST:PORT other members reach this one at (required)")
 	fl.StringVar(&f.config, "config", "", "mcpServers JSON file of the servers sessions are opened against")
 	fl.StringVar(&f.http, "http", "", "serve /healthz, /sessions and /call on HOST:PORT (no authentication: loopback only unless --allow-remote)")
 	fl.BoolVar(&f.allowRem, "allow-remote", false, "allow an --http address that is not loopback")
@@ -94,24 +78,7 @@ sessions move to the other members.`,
 }
 
 func (f *workerFlags) clusterConfig(log *slog.Logger) (cluster.Config, error) {
-	cfg := cluster.Config{
-		Name:       f.name,
-		Listen:     f.listen,
-		RemotePort: f.remotePort,
-		Join:       splitList(f.join),
-		Provider: cluster.ProviderConfig{
-			Kind:          f.provider,
-			RefreshTTL:    f.refresh,
-			ConsulAddress: f.consul,
-			EtcdEndpoints: splitList(f.etcd),
-			EtcdBaseKey:   f.etcdKey,
-		},
-		Logger: log,
-	}
-	if f.verbose {
-		lvl := slog.LevelInfo
-		cfg.LibraryLogLevel = &lvl
-	}
+	cfg := f.membership(log, f.verbose)
 	if f.config != "" {
 		cf, err := mcpengine.LoadConfigFile(f.config)
 		if err != nil {
