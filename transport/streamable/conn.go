@@ -21,7 +21,7 @@ import (
 type conn struct {
 	url       string
 	target    *url.URL // url parsed, shared by the POSTs (httpcore.NewPost)
-	name      string // the redacted URL, for logs
+	name      string   // the redacted URL, for logs
 	client    *http.Client
 	header    http.Header // canonical copy of Dialer.Header
 	max       int
