@@ -387,7 +387,7 @@ func (c *conn) sendPost(p *post) (*http.Response, string, error) {
 	if versionHeader(version) {
 		req.Header[httpcore.HeaderProtocolVersion] = p.headerValue(1, version)
 	}
-	resp, err := c.client.Do(req)
+	resp, err := httpcore.Do(c.client, req)
 	return resp, sid, err
 }
 
