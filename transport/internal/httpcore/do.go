@@ -1,6 +1,7 @@
 package httpcore
 
 import (
+	"crypto/tls"
 	"net/http"
 )
 
@@ -14,7 +15,8 @@ import (
 // its body rewound), so redirects are followed as before; the servers
 // that redirect a POST pay one round trip more. Errors are the
 // RoundTripper's, not wrapped in *url.Error (callers strip that wrapper
-// anyway: it repeats the URL).
+// anyway: it repeats the URL), except that an HTTP answer to a TLS
+// handshake is http.ErrSchemeMismatch, as Client.Do reports it.
 func Do(client *http.Client, req *http.Request) (*http.Response, error) {
 	if client.Jar != nil || client.Timeout != 0 || client.CheckRedirect != nil || req.URL.User != nil {
 		return client.Do(req)
@@ -26,6 +28,9 @@ func Do(client *http.Client, req *http.Request) (*http.Response, error) {
 	resp, err := rt.RoundTrip(req)
 	switch {
 	case err != nil:
+		if rh, ok := err.(tls.RecordHeaderError); ok && string(rh.RecordHeader[:]) == "HTTP/" {
+			err = http.ErrSchemeMismatch
+		}
 		return nil, err
 	case resp == nil:
 		return nil, errNilResponse

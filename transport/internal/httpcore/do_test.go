@@ -76,3 +76,14 @@ func TestDoReturnsTheTransportsError(t *testing.T) {
 	require.Error(t, err)
 	assert.NotContains(t, err.Error(), u.Host+"/mcp", "not wrapped in *url.Error")
 }
+
+func TestDoReportsAnHTTPAnswerToHTTPSAsClientDoDoes(t *testing.T) {
+	srv := echoServer(t)
+	u, _ := url.Parse(srv.URL + "/mcp")
+	u.Scheme = "https"
+	tr := &http.Transport{}
+	defer tr.CloseIdleConnections()
+	var body Body
+	_, err := Do(&http.Client{Transport: tr}, NewPost(context.Background(), u, nil, &body, []byte(`{}`)))
+	assert.ErrorIs(t, err, http.ErrSchemeMismatch)
+}
