@@ -74,10 +74,11 @@ func (b *Body) rewind() (io.ReadCloser, error) {
 
 // NewPost builds what NewRequest builds for a POST of frame, without
 // parsing the URL again: u is parsed once per connection and shared by
-// its requests (net/http never modifies a request's URL). The request
-// leaves Host empty, so that net/http writes u.Host and need not copy
-// u to look up cookies. It reads frame through body, which the caller
-// keeps alive and unchanged for as long as the request may be sent.
+// its requests (net/http never modifies a request's URL). Host is
+// u.Host, as http.NewRequest sets it, so that a hook that reads it
+// (Config.OnHTTPRequest) sees the same request. It reads frame through
+// body, which the caller keeps alive and unchanged for as long as the
+// request may be sent.
 //
 // The request's Body is body's bytes.Reader in an io.NopCloser, as
 // http.NewRequest makes it: net/http writes a request's headers and body
@@ -103,6 +104,7 @@ func NewPost(ctx context.Context, u *url.URL, base http.Header, body *Body, fram
 		ProtoMinor: 1,
 		Header:     h,
 		Body:       http.NoBody,
+		Host:       u.Host,
 	}
 	if len(frame) > 0 {
 		body.frame = frame

@@ -60,6 +60,7 @@ func TestNewPostGoesOutInOneWriteWithItsHeaders(t *testing.T) {
 		assert.Equal(t, int32(1), writes.Load()-before, "request %d: headers and body in one write", i)
 		assert.Equal(t, string(frame), got.body)
 		assert.Equal(t, u.Host, got.host)
+		assert.Equal(t, u.Host, req.Host, "as http.NewRequest sets it")
 		assert.Equal(t, "mcpengine", got.agent)
 		assert.Equal(t, "application/json", got.ctype)
 		assert.Equal(t, "application/json, text/event-stream", got.accept)
