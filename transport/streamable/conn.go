@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -19,7 +20,8 @@ import (
 // it implements transport.PushConn and transport.SessionAware.
 type conn struct {
 	url       string
-	name      string // the redacted URL, for logs
+	target    *url.URL // url parsed, shared by the POSTs (httpcore.NewPost)
+	name      string   // the redacted URL, for logs
 	client    *http.Client
 	header    http.Header // canonical copy of Dialer.Header
 	max       int
@@ -70,6 +72,18 @@ type post struct {
 	// frame), so that it costs no allocation of its own.
 	only    pending
 	onlyPtr [1]*pending
+	// body and values back the request's body and its header values
+	// (session id, protocol version, 2026-07-28 method and name), so that
+	// building the request allocates neither.
+	body   httpcore.Body
+	values [4]string
+}
+
+// headerValue returns s as a header value backed by p.values[i]: a
+// one-element slice with no room to grow into the next value.
+func (p *post) headerValue(i int, s string) []string {
+	p.values[i] = s
+	return p.values[i : i+1 : i+1]
 }
 
 // pending is one request waiting for its answer. Guarded by conn.mu.
@@ -93,8 +107,11 @@ type listener struct {
 func (l *listener) markOpened() { l.openedOne.Do(func() { close(l.opened) }) }
 
 func newConn(d *Dialer, u *url.URL) *conn {
+	target := *u
+	target.Host = strings.TrimSuffix(target.Host, ":") // as http.NewRequest has it
 	c := &conn{
 		url:       u.String(),
+		target:    &target,
 		name:      httpx.RedactParsedURL(u),
 		client:    d.Client,
 		header:    httpx.Merge(d.Header),
@@ -152,7 +169,8 @@ func (c *conn) WriteFrames(frames ...[]byte) error {
 		posts = make([]*post, 0, len(frames))
 	}
 	for _, f := range frames {
-		p := &post{out: httpcore.Classify(f)}
+		p := &post{}
+		httpcore.ClassifyInto(&p.out, f)
 		p.ctx, p.cancel = context.WithCancel(context.Background())
 		switch n := len(p.out.Requests); {
 		case n == 1:
@@ -319,35 +337,18 @@ func (c *conn) deleteSession(ctx context.Context, sid, version string) {
 	c.log.Debug("session deleted", slog.String("url", c.name), slog.Int("status", resp.StatusCode))
 }
 
-// send issues one request with the connection's headers, the session id
-// and the protocol version as known now. It returns the session id it
-// sent, to tell a 404 for a known session from any other 404.
+// send issues one request other than a frame's POST (a GET, the probe)
+// with the connection's headers, the session id and the protocol version
+// as known now. It returns the session id it sent, to tell a 404 for a
+// known session from any other 404.
 func (c *conn) send(ctx context.Context, method string, body []byte, lastEventID string) (*http.Response, string, error) {
-	return c.sendModern(ctx, method, body, lastEventID, nil, nil)
-}
-
-// sendModern is send for a request that may be of the stateless era
-// (mod not nil): it carries the headers that mirror its body (protocol
-// version, method, name) and no session id, which that era does not have.
-// callerHeader, if any, is the request's own headers (the caller's).
-func (c *conn) sendModern(ctx context.Context, method string, body []byte, lastEventID string, mod *httpcore.Modern, callerHeader http.Header) (*http.Response, string, error) {
 	req, err := httpcore.NewRequest(ctx, method, c.url, c.header, body)
 	if err != nil {
 		return nil, "", err
 	}
-	if callerHeader != nil {
-		addCallerHeaders(req, callerHeader)
-	}
 	c.mu.Lock()
 	sid, version := c.sessionID, c.version
 	c.mu.Unlock()
-	if mod != nil {
-		sid, version = "", mod.Version
-		req.Header[httpcore.HeaderMethod] = []string{mod.Method}
-		if mod.Name != "" {
-			req.Header[httpcore.HeaderName] = []string{mod.Name}
-		}
-	}
 	if sid != "" {
 		req.Header[httpcore.HeaderSessionID] = []string{sid}
 	}
@@ -358,6 +359,35 @@ func (c *conn) sendModern(ctx context.Context, method string, body []byte, lastE
 		req.Header[httpcore.HeaderLastEventID] = []string{lastEventID}
 	}
 	resp, err := c.client.Do(req)
+	return resp, sid, err
+}
+
+// sendPost sends p's frame. A 2026-07-28 request carries the headers
+// that mirror its body (protocol version, method, name) and no session
+// id, which that era does not have; the caller's own headers go along.
+// It returns the session id it sent, as send does.
+func (c *conn) sendPost(p *post) (*http.Response, string, error) {
+	req := httpcore.NewPost(p.ctx, c.target, c.header, &p.body, p.out.Frame)
+	if p.header != nil {
+		addCallerHeaders(req, p.header)
+	}
+	c.mu.Lock()
+	sid, version := c.sessionID, c.version
+	c.mu.Unlock()
+	if mod := &p.out.Modern; mod.Set() {
+		sid, version = "", mod.Version
+		req.Header[httpcore.HeaderMethod] = p.headerValue(2, mod.Method)
+		if mod.Name != "" {
+			req.Header[httpcore.HeaderName] = p.headerValue(3, mod.Name)
+		}
+	}
+	if sid != "" {
+		req.Header[httpcore.HeaderSessionID] = p.headerValue(0, sid)
+	}
+	if versionHeader(version) {
+		req.Header[httpcore.HeaderProtocolVersion] = p.headerValue(1, version)
+	}
+	resp, err := httpcore.Do(c.client, req)
 	return resp, sid, err
 }
 

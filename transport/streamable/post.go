@@ -21,7 +21,7 @@ func (c *conn) runPost(p *post) {
 	if p.out.Initialized {
 		c.awaitListening(p.ctx)
 	}
-	resp, sid, err := c.sendModern(p.ctx, http.MethodPost, p.out.Frame, "", p.out.Modern, p.header)
+	resp, sid, err := c.sendPost(p)
 	if err != nil {
 		switch {
 		case transport.IsPermanent(err):
@@ -38,7 +38,7 @@ func (c *conn) runPost(p *post) {
 		httpcore.Discard(resp.Body)
 		c.expire()
 		return
-	case !httpcore.Success(status) && p.out.Modern != nil:
+	case !httpcore.Success(status) && p.out.Modern.Set():
 		c.modernRefusal(p, resp)
 		return
 	case !httpcore.Success(status):
@@ -190,7 +190,8 @@ func answeredLocked(p *post) bool {
 // seen under the same lock, so that an answer stream costs one lock per
 // event.
 func (c *conn) deliverInbound(frame []byte, p *post) (answered bool) {
-	in := httpcore.Inspect(frame)
+	var ids [1]messages.ID
+	in := httpcore.Inspect(frame, ids[:0])
 	c.mu.Lock()
 	fresh := in.Others > 0 || len(in.Orphans) > 0
 	for _, id := range in.Responses {

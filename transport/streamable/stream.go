@@ -59,7 +59,7 @@ func (c *conn) readAnswerStream(p *post, resp *http.Response) {
 			return
 		}
 		lastID := rd.LastEventID()
-		if lastID == "" || p.out.Modern != nil {
+		if lastID == "" || p.out.Modern.Set() {
 			reason := "the answer stream ended before the response"
 			if !errors.Is(err, io.EOF) {
 				reason += ": " + httpcore.ErrorReason(err, c.scrub.Load())

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"strings"
+	"unsafe"
 
 	"github.com/mcpengine/mcpengine/messages"
 )
@@ -24,15 +25,99 @@ type Modern struct {
 	Version, Method, Name string
 }
 
+// Set reports whether the frame is a 2026-07-28 request (every one
+// carries its version).
+func (m Modern) Set() bool { return m.Version != "" }
+
 var modernMarker = []byte(`"` + messages.MetaProtocolVersion + `"`)
 
 // modernRequest reads the mirrored fields of a request whose params carry
-// the stateless era's _meta; ok is false for any other request. Only such
-// requests pay for the decode.
-func modernRequest(m *messages.Message) (Modern, bool) {
-	if !bytes.Contains(m.Params, modernMarker) {
+// the stateless era's _meta; ok is false for any other request. params
+// must not change while the result is in use: the name may alias it
+// (Classify's private copy of the frame, which nobody modifies).
+func modernRequest(method string, params []byte) (Modern, bool) {
+	if !bytes.Contains(params, modernMarker) {
 		return Modern{}, false
 	}
+	target := messages.NoTarget
+	if spec, ok := messages.LookupMethod(method); ok {
+		target = spec.Target
+	}
+	f, ok := scanModern(params, target)
+	if !ok {
+		f, ok = decodeModern(params)
+	}
+	if !ok || f.version == "" {
+		return Modern{}, false
+	}
+	mod := Modern{Version: f.version, Method: method}
+	switch target {
+	case messages.TargetTool, messages.TargetPrompt:
+		mod.Name = EncodeHeaderValue(f.name)
+	case messages.TargetResource:
+		mod.Name = EncodeHeaderValue(f.uri)
+	}
+	return mod, true
+}
+
+// modernFields are the members of a 2026-07-28 request's params that its
+// headers mirror.
+type modernFields struct{ version, name, uri string }
+
+// scanModern reads the mirrored members without decoding: every request
+// of that era pays for this, and a decode cost about 3.5 allocations per
+// request (sonic's input copy and decoder, the strings). A known version
+// is the package's constant and the name aliases params, so a plain
+// request allocates nothing. It reports false for what it cannot read
+// exactly (an escape in a member it needs), and the caller decodes.
+func scanModern(params []byte, target messages.TargetKind) (modernFields, bool) {
+	var f modernFields
+	fine := true
+	scanned := eachMember(params, func(name, value []byte) bool {
+		switch {
+		case string(name) == "name" && (target == messages.TargetTool || target == messages.TargetPrompt):
+			f.name, fine = aliasString(value)
+		case string(name) == "uri" && target == messages.TargetResource:
+			f.uri, fine = aliasString(value)
+		case string(name) == "_meta":
+			fine = eachMember(value, func(name, value []byte) bool {
+				if string(name) == messages.MetaProtocolVersion {
+					f.version, fine = versionString(value)
+				}
+				return fine
+			}) && fine
+		}
+		return fine
+	})
+	return f, scanned && fine
+}
+
+// aliasString returns a plain JSON string's contents as a string sharing
+// v's bytes (see modernRequest), or false when it holds an escape.
+func aliasString(v []byte) (string, bool) {
+	s, ok := plainString(v)
+	if !ok || len(s) == 0 {
+		return "", ok
+	}
+	return unsafe.String(&s[0], len(s)), true
+}
+
+// versionString returns a version the engine knows as its constant.
+func versionString(v []byte) (string, bool) {
+	s, ok := plainString(v)
+	if !ok {
+		return "", false
+	}
+	for _, known := range messages.KnownVersions {
+		if string(s) == known {
+			return known, true
+		}
+	}
+	return string(s), true
+}
+
+// decodeModern is scanModern by a full decode, for params it cannot scan.
+func decodeModern(params []byte) (modernFields, bool) {
 	var p struct {
 		Name string `json:"name"`
 		URI  string `json:"uri"`
@@ -40,19 +125,10 @@ func modernRequest(m *messages.Message) (Modern, bool) {
 			Version string `json:"io.modelcontextprotocol/protocolVersion"`
 		} `json:"_meta"`
 	}
-	if messages.Unmarshal(m.Params, &p) != nil || p.Meta.Version == "" {
-		return Modern{}, false
+	if messages.Unmarshal(params, &p) != nil {
+		return modernFields{}, false
 	}
-	mod := Modern{Version: p.Meta.Version, Method: m.Method}
-	if spec, ok := messages.LookupMethod(m.Method); ok {
-		switch spec.Target {
-		case messages.TargetTool, messages.TargetPrompt:
-			mod.Name = EncodeHeaderValue(p.Name)
-		case messages.TargetResource:
-			mod.Name = EncodeHeaderValue(p.URI)
-		}
-	}
-	return mod, true
+	return modernFields{version: p.Meta.Version, name: p.Name, uri: p.URI}, true
 }
 
 const (

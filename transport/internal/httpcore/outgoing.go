@@ -24,15 +24,29 @@ type Outgoing struct {
 	// frame: the client gave up on them.
 	Cancels []messages.ID
 	// Modern, for a frame holding one 2026-07-28 request, is what its
-	// headers mirror; nil otherwise.
-	Modern *Modern
+	// headers mirror; its zero value otherwise (Modern.Set).
+	Modern Modern
+
+	// oneRequest backs Requests for a frame of one request (nearly all):
+	// no slice of its own to allocate.
+	oneRequest [1]messages.ID
 }
 
 // Classify copies frame and reads its envelope. A frame that does not
 // decode (the engine does not write such frames) is still sent, as a
 // frame that awaits no answer.
 func Classify(frame []byte) Outgoing {
-	o := Outgoing{Frame: append([]byte(nil), frame...)}
+	var o Outgoing
+	ClassifyInto(&o, frame)
+	return o
+}
+
+// ClassifyInto is Classify into *o, which must be zero and must not be
+// copied afterwards (Requests may point into it): the way for a caller
+// that keeps o inside a struct of its own to allocate nothing but the
+// frame's copy.
+func ClassifyInto(o *Outgoing, frame []byte) {
+	o.Frame = append([]byte(nil), frame...)
 	// Once per written frame: the in-place decoder allocates nothing for a
 	// plain message; the messages alias o.Frame, which nobody modifies.
 	var one [1]messages.Message
@@ -40,14 +54,15 @@ func Classify(frame []byte) Outgoing {
 	for _, m := range msgs {
 		switch m.Kind {
 		case messages.KindRequest:
+			if o.Requests == nil {
+				o.Requests = o.oneRequest[:0:1]
+			}
 			o.Requests = append(o.Requests, m.ID)
 			if m.Method == messages.MethodInitialize {
 				o.Initialize = true
 			}
 			if len(msgs) == 1 {
-				if mod, ok := modernRequest(&msgs[0]); ok {
-					o.Modern = &mod
-				}
+				o.Modern, _ = modernRequest(m.Method, m.Params)
 			}
 		case messages.KindNotification:
 			o.Notification = true
@@ -64,7 +79,6 @@ func Classify(frame []byte) Outgoing {
 			}
 		}
 	}
-	return o
 }
 
 // Inbound is what a transport needs from a received frame.
@@ -82,8 +96,10 @@ type Inbound struct {
 // received frame: the in-place decoder allocates nothing for a plain
 // message, and nothing of the messages outlives the call but their ids
 // (never aliases) and error objects.
-func Inspect(frame []byte) Inbound {
-	var in Inbound
+// The ids are appended to ids[:0]: a caller that passes a small array of
+// its own allocates nothing for a plain answer.
+func Inspect(frame []byte, ids []messages.ID) Inbound {
+	in := Inbound{Responses: ids[:0]}
 	var one [1]messages.Message
 	msgs, errs := messages.AppendDecodedFrame(one[:0], frame)
 	in.Others = len(errs)

@@ -37,18 +37,18 @@ func TestClassify(t *testing.T) {
 
 func TestInspect(t *testing.T) {
 	frame := messages.AppendResult(nil, messages.NumberID(1), []byte(`{"protocolVersion":"2025-06-18"}`))
-	in := Inspect(frame)
+	in := Inspect(frame, nil)
 	assert.Equal(t, []messages.ID{messages.NumberID(1)}, in.Responses)
 	assert.Equal(t, "2025-06-18", ProtocolVersion(frame, messages.NumberID(1)))
 	assert.Empty(t, ProtocolVersion(frame, messages.NumberID(2)))
 
-	in = Inspect([]byte(`[{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse"}},{"jsonrpc":"2.0","method":"x"},{"jsonrpc":"2.0","id":4,"error":{"code":1,"message":"m"}}]`))
+	in = Inspect([]byte(`[{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse"}},{"jsonrpc":"2.0","method":"x"},{"jsonrpc":"2.0","id":4,"error":{"code":1,"message":"m"}}]`), nil)
 	assert.Equal(t, []messages.ID{messages.NumberID(4)}, in.Responses)
 	assert.Len(t, in.Orphans, 1)
 	assert.EqualValues(t, -32700, in.Orphans[0].Code)
 	assert.Equal(t, 1, in.Others)
 
-	in = Inspect([]byte(`garbage`))
+	in = Inspect([]byte(`garbage`), nil)
 	assert.Equal(t, 1, in.Others)
 }
 
@@ -66,6 +66,36 @@ func BenchmarkInspectResult(b *testing.B) {
 	frame := messages.AppendResult(nil, messages.NumberID(42), []byte(`{"content":[{"type":"text","text":"hello"}]}`))
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = Inspect(frame)
+		_ = Inspect(frame, nil)
+	}
+}
+
+// ClassifyInto and Inspect into an array are what the Streamable HTTP
+// transport calls: into its post (here the Outgoing escapes: one
+// allocation more than there), and into its stack.
+func BenchmarkClassifyIntoRequest(b *testing.B) {
+	frame := messages.AppendRequest(nil, messages.NumberID(42), "tools/call", []byte(`{"name":"echo","arguments":{"text":"hello"}}`))
+	b.ReportAllocs()
+	for b.Loop() {
+		var o Outgoing
+		ClassifyInto(&o, frame)
+	}
+}
+
+func BenchmarkClassifyIntoModernRequest(b *testing.B) {
+	frame := messages.AppendRequest(nil, messages.NumberID(42), "tools/call", []byte(`{"name":"echo","arguments":{"text":"hello"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"mcpengine","version":"1"}}}`))
+	b.ReportAllocs()
+	for b.Loop() {
+		var o Outgoing
+		ClassifyInto(&o, frame)
+	}
+}
+
+func BenchmarkInspectResultIntoArray(b *testing.B) {
+	frame := messages.AppendResult(nil, messages.NumberID(42), []byte(`{"content":[{"type":"text","text":"hello"}]}`))
+	b.ReportAllocs()
+	for b.Loop() {
+		var ids [1]messages.ID
+		_ = Inspect(frame, ids[:0])
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"net/url"
 )
 
 // Header names and values every HTTP transport sends. The values are
@@ -54,6 +55,63 @@ func NewRequest(ctx context.Context, method, url string, base http.Header, body 
 		h["User-Agent"] = defaultAgent
 	}
 	return req, nil
+}
+
+// Body is a POST's body kept inside the struct that sends it, so that
+// its reader costs no allocation of its own. Its frame must not change
+// while the request may be sent.
+type Body struct {
+	frame []byte
+	r     bytes.Reader
+}
+
+// rewind is the request's GetBody: net/http sends a POST again on a new
+// connection when the reused one was found closed before anything was
+// written, and only if it can rewind the body.
+func (b *Body) rewind() (io.ReadCloser, error) {
+	return io.NopCloser(bytes.NewReader(b.frame)), nil
+}
+
+// NewPost builds what NewRequest builds for a POST of frame, without
+// parsing the URL again: u is parsed once per connection and shared by
+// its requests (net/http never modifies a request's URL). Host is
+// u.Host, as http.NewRequest sets it, so that a hook that reads it
+// (Config.OnHTTPRequest) sees the same request. It reads frame through
+// body, which the caller keeps alive and unchanged for as long as the
+// request may be sent.
+//
+// The request's Body is body's bytes.Reader in an io.NopCloser, as
+// http.NewRequest makes it: net/http writes a request's headers and body
+// in one write only for a body it knows is in memory (for any other
+// reader it flushes the headers first: a system call more per request).
+func NewPost(ctx context.Context, u *url.URL, base http.Header, body *Body, frame []byte) *http.Request {
+	// Room for the base headers, the three set here, and the session,
+	// version and 2026-07-28 headers the caller adds: the map never grows.
+	h := make(http.Header, len(base)+7)
+	for k, v := range base {
+		h[k] = v
+	}
+	h["Content-Type"] = contentTypeJSON
+	h["Accept"] = acceptBoth
+	if _, ok := h["User-Agent"]; !ok {
+		h["User-Agent"] = defaultAgent
+	}
+	r := http.Request{
+		Method:     http.MethodPost,
+		URL:        u,
+		Proto:      "HTTP/1.1",
+		ProtoMajor: 1,
+		ProtoMinor: 1,
+		Header:     h,
+		Body:       http.NoBody,
+		Host:       u.Host,
+	}
+	if len(frame) > 0 {
+		body.frame = frame
+		body.r.Reset(frame)
+		r.Body, r.GetBody, r.ContentLength = io.NopCloser(&body.r), body.rewind, int64(len(frame))
+	}
+	return r.WithContext(ctx)
 }
 
 // Success reports a 2xx status.
