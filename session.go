@@ -15,7 +15,7 @@ type Session struct {
 	engine *Engine
 	h      *actors.Handle
 	sh     *actors.Shared
-	peer   telemetry.Peer
+	peer   *telemetry.Peer // nil when telemetry is off
 	tasks  taskTools
 	// served are the tasks the server asked this client to run.
 	served *servedTasks

@@ -20,7 +20,7 @@ func (a *sessionActor) startConnecting() {
 	epoch := a.sh.actorOnly.epoch
 	a.setState(StateConnecting, nil)
 	a.endBackoff(nil)
-	a.connectSpan = a.sh.cfg.Telemetry.StartPhase(telemetry.SpanConnect, a.sh.cfg.Peer)
+	a.connectSpan = a.sh.cfg.Telemetry.StartPhase(telemetry.SpanConnect, a.sh.cfg.peer())
 	dctx, cancel := context.WithTimeout(context.Background(), a.sh.cfg.InitTimeout)
 	a.dialCancel = cancel
 	dialer, sched, self := a.sh.cfg.Dialer, a.sh.sched, a.self
@@ -123,7 +123,7 @@ func (a *sessionActor) beginHandshake() {
 	}
 	c := NewCall(method, raw)
 	c.Timeout = a.sh.cfg.InitTimeout
-	c.Span, c.Params = a.sh.cfg.Telemetry.StartCall(context.Background(), a.sh.cfg.Peer, "", a.transportSessionID(), method, raw)
+	c.Span, c.Params = a.sh.cfg.Telemetry.StartCall(context.Background(), a.sh.cfg.peer(), "", a.transportSessionID(), method, raw)
 	a.handshake = c
 	c.onDone = func(a *sessionActor, result messages.RawMessage, err error) {
 		if a.handshake != c {
@@ -237,7 +237,7 @@ func (a *sessionActor) retryLater(err error) {
 		return
 	}
 	a.sh.stats.Restarts.Add(1)
-	a.backoffSpan = a.sh.cfg.Telemetry.Backoff(a.sh.cfg.Peer, err, a.restarter.Attempts(), delay)
+	a.backoffSpan = a.sh.cfg.Telemetry.Backoff(a.sh.cfg.peer(), err, a.restarter.Attempts(), delay)
 	a.setState(StateBackoff, err)
 	epoch := a.sh.actorOnly.epoch
 	sched, self := a.sh.sched, a.self

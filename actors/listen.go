@@ -98,10 +98,23 @@ type listenShared struct {
 	changed chan struct{} // closed and replaced on every change
 }
 
+// listenOf returns the session's listenShared, made on first use: a
+// session that never listens (every handshake-era one, and a 2026-07-28
+// one nobody asked to listen) carries none.
+func (sh *Shared) listenOf() *listenShared {
+	if l := sh.listen.Load(); l != nil {
+		return l
+	}
+	if l := (&listenShared{}); sh.listen.CompareAndSwap(nil, l) {
+		return l
+	}
+	return sh.listen.Load()
+}
+
 // ListenStatus returns the listen stream's current status and a channel
 // closed at its next change.
 func (sh *Shared) ListenStatus() (ListenStatus, <-chan struct{}) {
-	l := &sh.listen
+	l := sh.listenOf()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.changed == nil {
@@ -111,7 +124,7 @@ func (sh *Shared) ListenStatus() (ListenStatus, <-chan struct{}) {
 }
 
 func (sh *Shared) setListen(fn func(*ListenStatus)) {
-	l := &sh.listen
+	l := sh.listenOf()
 	l.mu.Lock()
 	fn(&l.status)
 	if l.changed != nil {
@@ -175,7 +188,9 @@ func (a *sessionActor) refreshListen() {
 	a.closeListen()
 	l.want = want
 	if want.Empty() {
-		a.sh.setListen(func(s *ListenStatus) { *s = ListenStatus{Opened: s.Opened, Drops: s.Drops} })
+		if a.sh.listen.Load() != nil { // a session that never listened has nothing to reset
+			a.sh.setListen(func(s *ListenStatus) { *s = ListenStatus{Opened: s.Opened, Drops: s.Drops} })
+		}
 		return
 	}
 	if l.ended || l.timer != nil {

@@ -140,7 +140,7 @@ func (a *sessionActor) Receive(ctx actor.Context) {
 		// The old instance, after a panic: nobody may be left waiting on
 		// state this instance is about to lose.
 		a.sh.stats.Restarts.Add(1)
-		a.sh.cfg.Telemetry.Restart(a.sh.cfg.Peer, errRestarted)
+		a.sh.cfg.Telemetry.Restart(a.sh.cfg.peer(), errRestarted)
 		a.endPhases(errRestarted)
 		a.handshake = nil
 		a.failInFlight(&ConnectionLostError{Cause: fmt.Errorf("session actor restarted after a panic")})

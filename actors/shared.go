@@ -38,8 +38,10 @@ type Shared struct {
 	watchers  watchers
 	actorOnly actorOnly
 
-	stats  Stats
-	listen listenShared // the 2026-07-28 listen stream's status (listen.go)
+	stats Stats
+	// listen is the 2026-07-28 listen stream's status (listen.go), made
+	// when the session first listens or is asked about it.
+	listen atomic.Pointer[listenShared]
 	// background goroutines that close dead connections or run handlers;
 	// Close waits for them.
 	background sync.WaitGroup
