@@ -220,10 +220,27 @@ func (a *sessionActor) connectionFailed(err error) {
 	if !a.readySince.IsZero() {
 		readyFor = time.Since(a.readySince)
 	}
-	a.restarter.ConnectionEnded(readyFor)
+	a.restarts().ConnectionEnded(readyFor)
 	a.sessionEnded(err)
 	a.dropConnection(context.Background())
 	a.retryLater(err)
+}
+
+// restarts is the actor's restart policy state, made at its first failed
+// connection: a session whose connections never failed carries none.
+func (a *sessionActor) restarts() *supervisor.Restarter {
+	if a.restarter == nil {
+		a.restarter = supervisor.NewRestarter(a.sh.cfg.Backoff, a.sh.cfg.MaxBudgetedRetries, nil)
+	}
+	return a.restarter
+}
+
+// restartAttempts is how many retries were scheduled in a row.
+func (a *sessionActor) restartAttempts() int {
+	if a.restarter == nil {
+		return 0
+	}
+	return a.restarter.Attempts()
 }
 
 func (a *sessionActor) retryLater(err error) {
@@ -231,13 +248,13 @@ func (a *sessionActor) retryLater(err error) {
 		a.closeForGood(ce)
 		return
 	}
-	delay, ok := a.restarter.Next(supervisor.Classify(err))
+	delay, ok := a.restarts().Next(supervisor.Classify(err))
 	if !ok {
 		a.closeForGood(err)
 		return
 	}
 	a.sh.stats.Restarts.Add(1)
-	a.backoffSpan = a.sh.cfg.Telemetry.Backoff(a.sh.cfg.peer(), err, a.restarter.Attempts(), delay)
+	a.backoffSpan = a.sh.cfg.Telemetry.Backoff(a.sh.cfg.peer(), err, a.restartAttempts(), delay)
 	a.setState(StateBackoff, err)
 	epoch := a.sh.actorOnly.epoch
 	sched, self := a.sh.sched, a.self

@@ -27,7 +27,7 @@ type sessionActor struct {
 	self      *actor.PID
 	state     State
 	conn      *connection
-	restarter *supervisor.Restarter
+	restarter *supervisor.Restarter // made at the first failure (restarts)
 
 	nextID  int64
 	pending map[int64]*Call
@@ -74,11 +74,7 @@ type connection struct {
 // the session actor for sh.
 func newSessionProps(sh *Shared) *actor.Props {
 	return actor.PropsFromProducer(func() actor.Actor {
-		return &sessionActor{
-			sh:        sh,
-			pending:   map[int64]*Call{},
-			restarter: supervisor.NewRestarter(sh.cfg.Backoff, sh.cfg.MaxBudgetedRetries, nil),
-		}
+		return &sessionActor{sh: sh, pending: map[int64]*Call{}}
 	}, actor.WithDispatcher(sh.sched))
 }
 
@@ -158,7 +154,7 @@ func (a *sessionActor) setState(to State, err error) {
 		return
 	}
 	a.state = to
-	a.sh.publishState(StateChange{From: from, To: to, Err: err, Attempt: a.restarter.Attempts(), At: time.Now()})
+	a.sh.publishState(StateChange{From: from, To: to, Err: err, Attempt: a.restartAttempts(), At: time.Now()})
 }
 
 func (a *sessionActor) stopTimers() {

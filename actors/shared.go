@@ -52,7 +52,7 @@ type Shared struct {
 type facts struct {
 	state      atomic.Int32
 	stateMu    sync.Mutex
-	stateCh    chan struct{} // closed and replaced on every change
+	stateCh    chan struct{} // closed at the next change; made when asked for (StateChanged)
 	lastErr    atomic.Pointer[errBox]
 	negotiated atomic.Pointer[Negotiated]
 	closed     chan struct{} // closed once the session is closed for good
@@ -127,7 +127,6 @@ func NewShared(sys *actor.ActorSystem, workers *WorkerPool, cfg SessionConfig) *
 		workers: workers,
 		log:     cfg.Logger,
 	}
-	sh.facts.stateCh = make(chan struct{})
 	sh.facts.closed = make(chan struct{})
 	sh.sched = newMailboxScheduler(sh)
 	sh.callbacks = newCallbackQueue(cfg.DispatchQueue, &sh.stats.CallbacksDropped)
@@ -147,6 +146,9 @@ func (sh *Shared) State() State { return State(sh.facts.state.Load()) }
 func (sh *Shared) StateChanged() <-chan struct{} {
 	sh.facts.stateMu.Lock()
 	defer sh.facts.stateMu.Unlock()
+	if sh.facts.stateCh == nil {
+		sh.facts.stateCh = make(chan struct{})
+	}
 	return sh.facts.stateCh
 }
 
