@@ -72,7 +72,7 @@ func (e *Engine) stopTelemetry() {
 func (s *Session) traceCall(ctx context.Context, tel *telemetry.Telemetry, c *actors.Call) {
 	version, sid := "", ""
 	if n := s.sh.Negotiated(); n != nil {
-		version, sid = n.ProtocolVersion, n.TransportSessionID
+		version, sid = n.ProtocolVersion, s.sh.TransportSessionID()
 	}
 	var peer telemetry.Peer
 	if s.peer != nil {

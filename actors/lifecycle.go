@@ -146,8 +146,16 @@ func (a *sessionActor) beginHandshake() {
 }
 
 func (a *sessionActor) becomeReady(neg Negotiated) {
-	neg.TransportSessionID = a.transportSessionID()
-	a.sh.facts.negotiated.Store(&neg)
+	if sid := a.transportSessionID(); sid != "" {
+		a.sh.facts.sessionID.Store(&sid)
+	} else {
+		a.sh.facts.sessionID.Store(nil)
+	}
+	shared := &neg
+	if s, ok := a.sh.cfg.Handshake.(negotiatedSharer); ok {
+		shared = s.share(shared)
+	}
+	a.sh.facts.negotiated.Store(shared)
 	// The restarter is not reset here: a server that dies right after its
 	// handshake would be respawned at the first delay forever. It starts
 	// over only when a connection stayed ready long enough

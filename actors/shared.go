@@ -54,9 +54,14 @@ type facts struct {
 	stateMu    sync.Mutex
 	stateCh    chan struct{} // closed at the next change; made when asked for (StateChanged)
 	lastErr    atomic.Pointer[errBox]
-	negotiated atomic.Pointer[Negotiated]
-	closed     chan struct{} // closed once the session is closed for good
-	closeErr   error         // set before closed is closed
+	negotiated atomic.Pointer[Negotiated] // possibly shared with other sessions of the server: read-only
+	// sessionID is the server-assigned session id of the last handshake's
+	// connection, on transports that have one (Streamable HTTP's
+	// Mcp-Session-Id); nil otherwise. Apart from negotiated, which
+	// sessions share.
+	sessionID atomic.Pointer[string]
+	closed    chan struct{} // closed once the session is closed for good
+	closeErr  error         // set before closed is closed
 }
 
 // connSlots publish the current connection's parts to the goroutines that
@@ -162,6 +167,15 @@ func (sh *Shared) LastError() error {
 
 // Negotiated is what the last handshake learned (nil before the first).
 func (sh *Shared) Negotiated() *Negotiated { return sh.facts.negotiated.Load() }
+
+// TransportSessionID is the server-assigned session id of the connection
+// the last handshake ran on (Streamable HTTP's Mcp-Session-Id), or "".
+func (sh *Shared) TransportSessionID() string {
+	if p := sh.facts.sessionID.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
 
 // Closed is closed once the session is closed for good.
 func (sh *Shared) Closed() <-chan struct{} { return sh.facts.closed }
