@@ -75,7 +75,7 @@ type connection struct {
 func newSessionProps(sh *Shared) *actor.Props {
 	return actor.PropsFromProducer(func() actor.Actor {
 		return &sessionActor{sh: sh, pending: map[int64]*Call{}}
-	}, actor.WithDispatcher(sh.sched))
+	}, actor.WithDispatcher(sh.sched), actor.WithMailbox(newSessionMailbox))
 }
 
 // Receive is the actor's single entry point; each case is one message kind
