@@ -176,8 +176,17 @@ func (a *sessionActor) refreshListen() {
 	if a.state != StateReady || a.conn == nil || neg == nil || !neg.Modern() {
 		return
 	}
-	l := &a.listen
 	want := a.listenWanted(neg)
+	if a.listen == nil {
+		if want.Empty() { // never listened here, nothing asked for
+			if a.sh.listen.Load() != nil { // a status a panicked instance left
+				a.sh.setListen(func(s *ListenStatus) { *s = ListenStatus{Opened: s.Opened, Drops: s.Drops} })
+			}
+			return
+		}
+		a.listen = &listenState{}
+	}
+	l := a.listen
 	if !sameFilter(&want, &l.want) {
 		l.ended, l.failures = false, 0
 		a.stopListenTimer()
@@ -200,7 +209,7 @@ func (a *sessionActor) refreshListen() {
 }
 
 func (a *sessionActor) openListen() {
-	l := &a.listen
+	l := a.listen
 	raw, err := messages.Marshal(&messages.ListenParams{Notifications: l.want})
 	if err != nil {
 		return
@@ -219,10 +228,10 @@ func (a *sessionActor) openListen() {
 // closeListen forgets the open listen and tells the server (over
 // Streamable HTTP the cancellation closes the request's stream).
 func (a *sessionActor) closeListen() {
-	c := a.listen.call
-	if c == nil {
+	if a.listen == nil || a.listen.call == nil {
 		return
 	}
+	c := a.listen.call
 	a.listen.call = nil
 	if c.id != 0 && a.pending[c.id] == c {
 		a.forget(c.id)
@@ -237,8 +246,8 @@ var errListenReplaced = errors.New("mcpengine: listen replaced or no longer want
 
 // listenDone is the listen request's completion.
 func (a *sessionActor) listenDone(c *Call, err error) {
-	l := &a.listen
-	if l.call != c {
+	l := a.listen
+	if l == nil || l.call != c {
 		return // replaced
 	}
 	l.call = nil
@@ -270,7 +279,7 @@ func (a *sessionActor) listenDone(c *Call, err error) {
 }
 
 func (a *sessionActor) onListenRetry(m *listenRetry) {
-	if m.gen != a.listen.gen || a.listen.timer == nil {
+	if a.listen == nil || m.gen != a.listen.gen || a.listen.timer == nil {
 		return
 	}
 	a.listen.timer = nil
@@ -278,7 +287,7 @@ func (a *sessionActor) onListenRetry(m *listenRetry) {
 }
 
 func (a *sessionActor) stopListenTimer() {
-	if a.listen.timer != nil {
+	if a.listen != nil && a.listen.timer != nil {
 		a.listen.timer.Stop()
 		a.listen.timer = nil
 		a.listen.gen++
@@ -288,18 +297,20 @@ func (a *sessionActor) stopListenTimer() {
 // listenConnected starts a new connection's listen afresh.
 func (a *sessionActor) listenConnected() {
 	a.stopListenTimer()
-	a.listen.ended, a.listen.failures = false, 0
-	a.listen.want = messages.SubscriptionFilter{}
+	if a.listen != nil {
+		a.listen.ended, a.listen.failures = false, 0
+		a.listen.want = messages.SubscriptionFilter{}
+	}
 	a.refreshListen()
 }
 
 // onListenAck records the filter the server acknowledged for the open
 // listen.
 func (a *sessionActor) onListenAck(params messages.RawMessage) {
-	c := a.listen.call
-	if c == nil {
+	if a.listen == nil || a.listen.call == nil {
 		return
 	}
+	c := a.listen.call
 	var p messages.SubscriptionsAcknowledgedParams
 	if messages.Unmarshal(params, &p) != nil {
 		return

@@ -46,8 +46,9 @@ type sessionActor struct {
 	// input_required answer until they finish; nil when there are none.
 	// Not a field of Call, which would then outgrow its size class.
 	rounds map[*Call]*inputRounds
-	// listen is the 2026-07-28 subscriptions/listen (listen.go).
-	listen listenState
+	// listen is the 2026-07-28 subscriptions/listen (listen.go), made when
+	// the session first has something to listen for.
+	listen *listenState
 	// listenID is the listen's id while it is in pending, 0 otherwise.
 	listenID int64
 
