@@ -84,7 +84,14 @@ func (m *sessionMailbox) PostSystemMessage(msg any) {
 	m.schedule()
 }
 
+// popSystem takes the oldest system message. It looks at the count
+// first, so that a session's every message does not take the lock twice:
+// a message whose count is not up yet is run by the next batch, which its
+// post's schedule or processMessages starts.
 func (m *sessionMailbox) popSystem() any {
+	if m.sysMessages.Load() <= 0 {
+		return nil
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if len(m.system) == 0 {
