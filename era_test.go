@@ -306,11 +306,15 @@ func TestEraCacheSkipsTheProbeForLaterSessions(t *testing.T) {
 			s, err := e.Connect(testCtx(t, 30*time.Second), mcpengine.SessionConfig{Name: name, Server: server})
 			require.NoError(t, err)
 			assert.Equal(t, messages.Version20250618, s.ProtocolVersion())
+			// Connect returns once the session is ready, which may be
+			// before notifications/initialized, queued in the same turn,
+			// is written; a ping's answer comes after it was.
+			require.NoError(t, s.Ping(testCtx(t, 10*time.Second)))
 			frames = append(frames, s.Stats().FramesOut)
 		}
 		// discover, initialize 2025-11-25 (refused), initialize 2025-06-18,
-		// notifications/initialized; then only the last two.
-		assert.Equal(t, []uint64{4, 2}, frames)
+		// notifications/initialized, ping; then only the last three.
+		assert.Equal(t, []uint64{5, 3}, frames)
 	})
 }
 
