@@ -249,7 +249,7 @@ func benchCloseAll(b *testing.B, ss []*mcpengine.Session) {
 //     stack-bytes/session, which is therefore an upper bound for the client.
 //   - stdio/sessions=50: 50 `engine serve` subprocesses; nothing of the server
 //     is in this process, so every figure is the client's (exec.Cmd, pipes,
-//     reader buffers, the stderr drain, the actor, Shared state).
+//     reader buffers, the stderr watch, the actor, Shared state).
 //
 // heap-bytes/session is the HeapAlloc delta after GC over the engine with
 // no sessions (after one warm-up session was opened and closed);

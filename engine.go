@@ -202,8 +202,8 @@ func (e *Engine) Open(ctx context.Context, sc SessionConfig) (*Session, error) {
 			return nil, err
 		}
 	}
-	served := newServedTasks()
-	ac := e.actorConfig(sc, dialer, served)
+	key := sc.serverKey()
+	ac, served := e.actorConfig(sc, key, dialer)
 	e.mu.Lock()
 	if e.closed {
 		e.mu.Unlock()
@@ -214,7 +214,7 @@ func (e *Engine) Open(ctx context.Context, sc SessionConfig) (*Session, error) {
 		return nil, ErrDuplicateName
 	}
 	s := &Session{name: sc.Name, engine: e, peer: ac.Peer, served: served}
-	s.results = sessionResults{serverKey: sc.serverKey(), off: e.cfg.NoResultCache}
+	s.results = sessionResults{serverKey: key, off: e.cfg.NoResultCache}
 	if s.results.serverKey != "" {
 		s.results.public = &e.results
 	}
@@ -265,9 +265,13 @@ func (e *Engine) Connect(ctx context.Context, sc SessionConfig) (*Session, error
 	return s, nil
 }
 
-func (e *Engine) actorConfig(sc SessionConfig, dialer transport.Dialer, served *servedTasks) actors.SessionConfig {
+// actorConfig is the session actor's configuration for sc, whose server
+// key is key. served is nil unless the session has a sampling or
+// elicitation handler: only those run tasks the server asks for, and an
+// idle session should not carry the bookkeeping.
+func (e *Engine) actorConfig(sc SessionConfig, key string, dialer transport.Dialer) (ac actors.SessionConfig, served *servedTasks) {
 	c := e.cfg
-	ac := actors.SessionConfig{
+	ac = actors.SessionConfig{
 		Name:   sc.Name,
 		Dialer: dialer,
 		Handshake: &actors.EraHandshake{
@@ -275,7 +279,7 @@ func (e *Engine) actorConfig(sc SessionConfig, dialer transport.Dialer, served *
 			Pin:          c.ProtocolVersion,
 			Strict:       c.StrictVersion,
 			Cache:        e.eras,
-			Key:          sc.serverKey(),
+			Key:          key,
 			ProbeTimeout: probeTimeout(c.InitTimeout),
 		},
 		RequestTimeout:      firstDuration(sc.RequestTimeout, c.RequestTimeout),
@@ -301,12 +305,15 @@ func (e *Engine) actorConfig(sc SessionConfig, dialer transport.Dialer, served *
 	if sc.Elicitation != nil {
 		elicitation = sc.Elicitation
 	}
-	if sampling != nil {
-		ac.Sampling = served.augment(sampling.raw())
-	}
 	urlElicitation := c.URLElicitation
 	if sc.URLElicitation != nil {
 		urlElicitation = sc.URLElicitation
+	}
+	if sampling != nil || elicitation != nil || urlElicitation != nil {
+		served = newServedTasks()
+	}
+	if sampling != nil {
+		ac.Sampling = served.augment(sampling.raw())
 	}
 	if elicitation != nil || urlElicitation != nil {
 		ac.Elicitation = served.augment(elicitationRaw(elicitation, urlElicitation))
@@ -324,7 +331,7 @@ func (e *Engine) actorConfig(sc SessionConfig, dialer transport.Dialer, served *
 	if roots != nil {
 		ac.RootsHandler = roots.raw()
 	}
-	return ac
+	return ac, served
 }
 
 func firstDuration(ds ...time.Duration) time.Duration {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unique"
 
 	"github.com/mcpengine/mcpengine/actors"
 	"github.com/mcpengine/mcpengine/messages"
@@ -58,10 +59,12 @@ func checkVersionConfig(v string) error {
 // serverKey names the server for the per-engine era cache: its URL, or its
 // command line and directory. A bare Dialer (memory pipes, custom
 // transports) has no identity the engine can trust, so nothing is cached.
+// The key is interned: every session of a server keeps it (era cache,
+// result cache), and a command line can be long.
 func (sc SessionConfig) serverKey() string {
 	switch {
 	case sc.Server.URL != "":
-		return "url:" + sc.Server.Type + ":" + sc.Server.URL
+		return unique.Make("url:" + sc.Server.Type + ":" + sc.Server.URL).Value()
 	case sc.Server.Command != "":
 		var b strings.Builder
 		b.WriteString("cmd:")
@@ -72,7 +75,7 @@ func (sc SessionConfig) serverKey() string {
 			b.WriteString("\x00")
 			b.WriteString(a)
 		}
-		return b.String()
+		return unique.Make(b.String()).Value()
 	}
 	return ""
 }

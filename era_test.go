@@ -18,7 +18,6 @@ import (
 	"github.com/mcpengine/mcpengine"
 	"github.com/mcpengine/mcpengine/demoserver"
 	"github.com/mcpengine/mcpengine/internal/schemacheck"
-	"github.com/mcpengine/mcpengine/internal/testkit"
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/transport"
 	"github.com/mcpengine/mcpengine/transport/memory"
@@ -302,19 +301,20 @@ func TestEraCacheSkipsTheProbeForLaterSessions(t *testing.T) {
 	t.Run("stdio, counted by the frames sent", func(t *testing.T) {
 		e := newEngine(t, mcpengine.Config{})
 		server := engineServe("--versions", "2025-06-18", "--refuse-initialize")
-		// discover, initialize 2025-11-25 (refused), initialize 2025-06-18,
-		// notifications/initialized; then only the last two. The
-		// notification may still be on its way out when Connect returns.
-		var sessions []*mcpengine.Session
-		for i, name := range []string{"first", "second"} {
+		var frames []uint64
+		for _, name := range []string{"first", "second"} {
 			s, err := e.Connect(testCtx(t, 30*time.Second), mcpengine.SessionConfig{Name: name, Server: server})
 			require.NoError(t, err)
 			assert.Equal(t, messages.Version20250618, s.ProtocolVersion())
-			want := []uint64{4, 2}[i]
-			testkit.Eventually(t, 10*time.Second, func() bool { return s.Stats().FramesOut >= want }, "%s session: %d frames out", name, want)
-			sessions = append(sessions, s)
+			// Connect returns once the session is ready, which may be
+			// before notifications/initialized, queued in the same turn,
+			// is written; a ping's answer comes after it was.
+			require.NoError(t, s.Ping(testCtx(t, 10*time.Second)))
+			frames = append(frames, s.Stats().FramesOut)
 		}
-		assert.Equal(t, []uint64{4, 2}, []uint64{sessions[0].Stats().FramesOut, sessions[1].Stats().FramesOut})
+		// discover, initialize 2025-11-25 (refused), initialize 2025-06-18,
+		// notifications/initialized, ping; then only the last three.
+		assert.Equal(t, []uint64{5, 3}, frames)
 	})
 }
 

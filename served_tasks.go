@@ -19,7 +19,7 @@ import (
 // answers the request without a task: the engine keeps the task's status
 // and result, so that a handler never learns it ran as one.
 //
-// One per session. Its methods run on the handler goroutines the session
+// One per session that has a sampling or elicitation handler. Its methods run on the handler goroutines the session
 // starts for each server request, concurrently: mu guards the rest.
 type servedTasks struct {
 	ctx    context.Context // ends at close: every running handler is cancelled
@@ -228,8 +228,12 @@ func (st *servedTasks) cancelTask(_ context.Context, params messages.RawMessage)
 }
 
 // close cancels every running task and waits, within ctx, for their
-// handlers to return.
+// handlers to return. A nil st (a session without sampling or elicitation
+// handlers runs no task) has nothing to close.
 func (st *servedTasks) close(ctx context.Context) error {
+	if st == nil {
+		return nil
+	}
 	st.mu.Lock()
 	st.closed = true
 	st.cancel()

@@ -15,7 +15,7 @@ type Session struct {
 	engine *Engine
 	h      *actors.Handle
 	sh     *actors.Shared
-	peer   telemetry.Peer
+	peer   *telemetry.Peer // nil when telemetry is off
 	tasks  taskTools
 	// served are the tasks the server asked this client to run.
 	served *servedTasks
@@ -36,12 +36,16 @@ func (s *Session) LastError() error { return publicError(s.sh.LastError()) }
 // closes for good (then the close cause is returned).
 func (s *Session) WaitReady(ctx context.Context) error {
 	for {
+		// The state is looked at before the change channel is taken, so
+		// that a session found ready leaves none behind (it would be kept
+		// until the next change: ~100 B per idle session), and again
+		// after, so that a change in between is not missed.
+		if done, err := s.readyOrClosed(); done {
+			return err
+		}
 		changed := s.sh.StateChanged()
-		switch publicState(s.sh.State()) {
-		case StateReady:
-			return nil
-		case StateClosed:
-			return s.closedError()
+		if done, err := s.readyOrClosed(); done {
+			return err
 		}
 		select {
 		case <-changed:
@@ -52,6 +56,17 @@ func (s *Session) WaitReady(ctx context.Context) error {
 			return ctx.Err()
 		}
 	}
+}
+
+// readyOrClosed reports whether WaitReady is over, and with what.
+func (s *Session) readyOrClosed() (bool, error) {
+	switch publicState(s.sh.State()) {
+	case StateReady:
+		return true, nil
+	case StateClosed:
+		return true, s.closedError()
+	}
+	return false, nil
 }
 
 type waitError struct{ ctx, last error }

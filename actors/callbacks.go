@@ -15,14 +15,12 @@ type callbackQueue struct {
 	queue   []func()
 	running bool
 	limit   int
-	idle    *sync.Cond
+	idle    *sync.Cond     // made by the first wait: most sessions never have one
 	dropped *atomic.Uint64 // the session's Stats.CallbacksDropped
 }
 
 func newCallbackQueue(limit int, dropped *atomic.Uint64) *callbackQueue {
-	d := &callbackQueue{limit: limit, dropped: dropped}
-	d.idle = sync.NewCond(&d.mu)
-	return d
+	return &callbackQueue{limit: limit, dropped: dropped}
 }
 
 // post queues fn; it reports false when the queue is full and fn was dropped.
@@ -51,7 +49,9 @@ func (d *callbackQueue) drain() {
 		if len(d.queue) == 0 {
 			d.running = false
 			d.queue = nil
-			d.idle.Broadcast()
+			if d.idle != nil {
+				d.idle.Broadcast()
+			}
 			d.mu.Unlock()
 			return
 		}
@@ -79,6 +79,9 @@ func (d *callbackQueue) wait(stop <-chan struct{}) {
 	// first, it exits at the queue's next idle point.
 	go func() {
 		d.mu.Lock()
+		if d.running && d.idle == nil {
+			d.idle = sync.NewCond(&d.mu)
+		}
 		for d.running {
 			d.idle.Wait()
 		}

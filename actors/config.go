@@ -88,9 +88,11 @@ type SessionConfig struct {
 	NotificationTap func(n Notification)
 
 	// Telemetry, when not nil, traces calls and the session lifecycle and
-	// records metrics; nil costs nothing. Peer describes the server for it.
+	// records metrics; nil costs nothing. Peer describes the server for it
+	// (nil without telemetry: only telemetry reads it, and every session's
+	// Shared holds a copy of this config).
 	Telemetry *telemetry.Telemetry
-	Peer      telemetry.Peer
+	Peer      *telemetry.Peer
 }
 
 func (c *SessionConfig) withDefaults() {

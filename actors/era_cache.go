@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"reflect"
 	"sync"
 	"time"
 
@@ -23,6 +24,9 @@ type EraCache struct {
 	mu       sync.Mutex
 	m        map[string]string // server key -> protocol version
 	discover map[string]cachedDiscover
+	// negotiated is the last handshake outcome per server key, which
+	// sessions of that server that learned the same share (share).
+	negotiated map[string]*Negotiated
 }
 
 type cachedDiscover struct {
@@ -33,7 +37,26 @@ type cachedDiscover struct {
 
 // NewEraCache returns an empty cache.
 func NewEraCache() *EraCache {
-	return &EraCache{m: map[string]string{}, discover: map[string]cachedDiscover{}}
+	return &EraCache{m: map[string]string{}, discover: map[string]cachedDiscover{}, negotiated: map[string]*Negotiated{}}
+}
+
+// share returns the Negotiated another session of key's server holds, when
+// it equals n, and otherwise keeps n for the next session: the sessions of
+// one server learn the same facts (version, info, capabilities,
+// instructions), and each would otherwise keep its own copy for as long
+// as it is idle (~250 B, and the strings and capabilities decoded into it).
+// A Negotiated is never written once published.
+func (c *EraCache) share(key string, n *Negotiated) *Negotiated {
+	if c == nil || key == "" {
+		return n
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if old := c.negotiated[key]; old != nil && reflect.DeepEqual(old, n) {
+		return old
+	}
+	c.negotiated[key] = n
+	return n
 }
 
 // putDiscover keeps a discover answer for key while its hints allow.

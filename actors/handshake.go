@@ -12,15 +12,19 @@ type Negotiated struct {
 	ServerInfo      messages.Implementation
 	Capabilities    messages.ServerCapabilities
 	Instructions    string
-	// TransportSessionID is the server-assigned session id of transports
-	// that have one (Streamable HTTP's Mcp-Session-Id), else "".
-	TransportSessionID string
 	// SupportedVersions is the server's list from server/discover (modern
 	// era only).
 	SupportedVersions []string
 	// RequestMeta, set in the modern era, is spliced into every request's
 	// params._meta; nil in the legacy era.
 	RequestMeta *messages.RequestMeta
+}
+
+// negotiatedSharer is a Handshake that can hand a session the Negotiated
+// other sessions of its server already hold (EraHandshake, through the
+// engine's EraCache).
+type negotiatedSharer interface {
+	share(n *Negotiated) *Negotiated
 }
 
 // Modern reports whether the session speaks the stateless era.

@@ -82,6 +82,8 @@ type EraHandshake struct {
 
 var _ SteppedHandshake = (*EraHandshake)(nil)
 
+func (h *EraHandshake) share(n *Negotiated) *Negotiated { return h.Cache.share(h.Key, n) }
+
 // NoCommonVersionError: the server speaks none of the versions the engine
 // does (or not the pinned one). It is permanent: reconnecting cannot
 // change either side's list.

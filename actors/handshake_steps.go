@@ -43,7 +43,7 @@ func (a *sessionActor) handshakeStep(hs SteppedHandshake, st HandshakeStep) {
 	if st.Meta != nil {
 		version = st.Meta.ProtocolVersion
 	}
-	c.Span, c.Params = a.sh.cfg.Telemetry.StartCall(context.Background(), a.sh.cfg.Peer, version, a.transportSessionID(), st.Method, raw)
+	c.Span, c.Params = a.sh.cfg.Telemetry.StartCall(context.Background(), a.sh.cfg.peer(), version, a.transportSessionID(), st.Method, raw)
 	epoch := a.conn.epoch
 	c.onDone = func(a *sessionActor, result messages.RawMessage, err error) {
 		if a.conn == nil || a.conn.epoch != epoch || a.state != StateInitializing {

@@ -202,7 +202,7 @@ func (a *sessionActor) runHandler(msg *messages.Message, h ServerRequestHandler)
 func (a *sessionActor) handleOffActor(ctx context.Context, cancel context.CancelFunc, method string, params messages.RawMessage, h ServerRequestHandler, reply *serverReplyReady) {
 	reply.method = method
 	sched, self := a.sh.sched, a.self
-	tel, peer := a.sh.cfg.Telemetry, a.sh.cfg.Peer
+	tel, peer := a.sh.cfg.Telemetry, a.sh.cfg.peer()
 	version := ""
 	if n := a.sh.Negotiated(); n != nil {
 		version = n.ProtocolVersion

@@ -20,7 +20,7 @@ func (a *sessionActor) startConnecting() {
 	epoch := a.sh.actorOnly.epoch
 	a.setState(StateConnecting, nil)
 	a.endBackoff(nil)
-	a.connectSpan = a.sh.cfg.Telemetry.StartPhase(telemetry.SpanConnect, a.sh.cfg.Peer)
+	a.connectSpan = a.sh.cfg.Telemetry.StartPhase(telemetry.SpanConnect, a.sh.cfg.peer())
 	dctx, cancel := context.WithTimeout(context.Background(), a.sh.cfg.InitTimeout)
 	a.dialCancel = cancel
 	dialer, sched, self := a.sh.cfg.Dialer, a.sh.sched, a.self
@@ -123,7 +123,7 @@ func (a *sessionActor) beginHandshake() {
 	}
 	c := NewCall(method, raw)
 	c.Timeout = a.sh.cfg.InitTimeout
-	c.Span, c.Params = a.sh.cfg.Telemetry.StartCall(context.Background(), a.sh.cfg.Peer, "", a.transportSessionID(), method, raw)
+	c.Span, c.Params = a.sh.cfg.Telemetry.StartCall(context.Background(), a.sh.cfg.peer(), "", a.transportSessionID(), method, raw)
 	a.handshake = c
 	c.onDone = func(a *sessionActor, result messages.RawMessage, err error) {
 		if a.handshake != c {
@@ -146,8 +146,16 @@ func (a *sessionActor) beginHandshake() {
 }
 
 func (a *sessionActor) becomeReady(neg Negotiated) {
-	neg.TransportSessionID = a.transportSessionID()
-	a.sh.facts.negotiated.Store(&neg)
+	if sid := a.transportSessionID(); sid != "" {
+		a.sh.facts.sessionID.Store(&sid)
+	} else {
+		a.sh.facts.sessionID.Store(nil)
+	}
+	shared := &neg
+	if s, ok := a.sh.cfg.Handshake.(negotiatedSharer); ok {
+		shared = s.share(shared)
+	}
+	a.sh.facts.negotiated.Store(shared)
 	// The restarter is not reset here: a server that dies right after its
 	// handshake would be respawned at the first delay forever. It starts
 	// over only when a connection stayed ready long enough
@@ -220,10 +228,27 @@ func (a *sessionActor) connectionFailed(err error) {
 	if !a.readySince.IsZero() {
 		readyFor = time.Since(a.readySince)
 	}
-	a.restarter.ConnectionEnded(readyFor)
+	a.restarts().ConnectionEnded(readyFor)
 	a.sessionEnded(err)
 	a.dropConnection(context.Background())
 	a.retryLater(err)
+}
+
+// restarts is the actor's restart policy state, made at its first failed
+// connection: a session whose connections never failed carries none.
+func (a *sessionActor) restarts() *supervisor.Restarter {
+	if a.restarter == nil {
+		a.restarter = supervisor.NewRestarter(a.sh.cfg.Backoff, a.sh.cfg.MaxBudgetedRetries, nil)
+	}
+	return a.restarter
+}
+
+// restartAttempts is how many retries were scheduled in a row.
+func (a *sessionActor) restartAttempts() int {
+	if a.restarter == nil {
+		return 0
+	}
+	return a.restarter.Attempts()
 }
 
 func (a *sessionActor) retryLater(err error) {
@@ -231,13 +256,13 @@ func (a *sessionActor) retryLater(err error) {
 		a.closeForGood(ce)
 		return
 	}
-	delay, ok := a.restarter.Next(supervisor.Classify(err))
+	delay, ok := a.restarts().Next(supervisor.Classify(err))
 	if !ok {
 		a.closeForGood(err)
 		return
 	}
 	a.sh.stats.Restarts.Add(1)
-	a.backoffSpan = a.sh.cfg.Telemetry.Backoff(a.sh.cfg.Peer, err, a.restarter.Attempts(), delay)
+	a.backoffSpan = a.sh.cfg.Telemetry.Backoff(a.sh.cfg.peer(), err, a.restartAttempts(), delay)
 	a.setState(StateBackoff, err)
 	epoch := a.sh.actorOnly.epoch
 	sched, self := a.sh.sched, a.self

@@ -98,10 +98,23 @@ type listenShared struct {
 	changed chan struct{} // closed and replaced on every change
 }
 
+// listenOf returns the session's listenShared, made on first use: a
+// session that never listens (every handshake-era one, and a 2026-07-28
+// one nobody asked to listen) carries none.
+func (sh *Shared) listenOf() *listenShared {
+	if l := sh.listen.Load(); l != nil {
+		return l
+	}
+	if l := (&listenShared{}); sh.listen.CompareAndSwap(nil, l) {
+		return l
+	}
+	return sh.listen.Load()
+}
+
 // ListenStatus returns the listen stream's current status and a channel
 // closed at its next change.
 func (sh *Shared) ListenStatus() (ListenStatus, <-chan struct{}) {
-	l := &sh.listen
+	l := sh.listenOf()
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.changed == nil {
@@ -111,7 +124,7 @@ func (sh *Shared) ListenStatus() (ListenStatus, <-chan struct{}) {
 }
 
 func (sh *Shared) setListen(fn func(*ListenStatus)) {
-	l := &sh.listen
+	l := sh.listenOf()
 	l.mu.Lock()
 	fn(&l.status)
 	if l.changed != nil {
@@ -163,8 +176,17 @@ func (a *sessionActor) refreshListen() {
 	if a.state != StateReady || a.conn == nil || neg == nil || !neg.Modern() {
 		return
 	}
-	l := &a.listen
 	want := a.listenWanted(neg)
+	if a.listen == nil {
+		if want.Empty() { // never listened here, nothing asked for
+			if a.sh.listen.Load() != nil { // a status a panicked instance left
+				a.sh.setListen(func(s *ListenStatus) { *s = ListenStatus{Opened: s.Opened, Drops: s.Drops} })
+			}
+			return
+		}
+		a.listen = &listenState{}
+	}
+	l := a.listen
 	if !sameFilter(&want, &l.want) {
 		l.ended, l.failures = false, 0
 		a.stopListenTimer()
@@ -175,7 +197,9 @@ func (a *sessionActor) refreshListen() {
 	a.closeListen()
 	l.want = want
 	if want.Empty() {
-		a.sh.setListen(func(s *ListenStatus) { *s = ListenStatus{Opened: s.Opened, Drops: s.Drops} })
+		if a.sh.listen.Load() != nil { // a session that never listened has nothing to reset
+			a.sh.setListen(func(s *ListenStatus) { *s = ListenStatus{Opened: s.Opened, Drops: s.Drops} })
+		}
 		return
 	}
 	if l.ended || l.timer != nil {
@@ -185,7 +209,7 @@ func (a *sessionActor) refreshListen() {
 }
 
 func (a *sessionActor) openListen() {
-	l := &a.listen
+	l := a.listen
 	raw, err := messages.Marshal(&messages.ListenParams{Notifications: l.want})
 	if err != nil {
 		return
@@ -204,10 +228,10 @@ func (a *sessionActor) openListen() {
 // closeListen forgets the open listen and tells the server (over
 // Streamable HTTP the cancellation closes the request's stream).
 func (a *sessionActor) closeListen() {
-	c := a.listen.call
-	if c == nil {
+	if a.listen == nil || a.listen.call == nil {
 		return
 	}
+	c := a.listen.call
 	a.listen.call = nil
 	if c.id != 0 && a.pending[c.id] == c {
 		a.forget(c.id)
@@ -222,8 +246,8 @@ var errListenReplaced = errors.New("mcpengine: listen replaced or no longer want
 
 // listenDone is the listen request's completion.
 func (a *sessionActor) listenDone(c *Call, err error) {
-	l := &a.listen
-	if l.call != c {
+	l := a.listen
+	if l == nil || l.call != c {
 		return // replaced
 	}
 	l.call = nil
@@ -255,7 +279,7 @@ func (a *sessionActor) listenDone(c *Call, err error) {
 }
 
 func (a *sessionActor) onListenRetry(m *listenRetry) {
-	if m.gen != a.listen.gen || a.listen.timer == nil {
+	if a.listen == nil || m.gen != a.listen.gen || a.listen.timer == nil {
 		return
 	}
 	a.listen.timer = nil
@@ -263,7 +287,7 @@ func (a *sessionActor) onListenRetry(m *listenRetry) {
 }
 
 func (a *sessionActor) stopListenTimer() {
-	if a.listen.timer != nil {
+	if a.listen != nil && a.listen.timer != nil {
 		a.listen.timer.Stop()
 		a.listen.timer = nil
 		a.listen.gen++
@@ -273,18 +297,20 @@ func (a *sessionActor) stopListenTimer() {
 // listenConnected starts a new connection's listen afresh.
 func (a *sessionActor) listenConnected() {
 	a.stopListenTimer()
-	a.listen.ended, a.listen.failures = false, 0
-	a.listen.want = messages.SubscriptionFilter{}
+	if a.listen != nil {
+		a.listen.ended, a.listen.failures = false, 0
+		a.listen.want = messages.SubscriptionFilter{}
+	}
 	a.refreshListen()
 }
 
 // onListenAck records the filter the server acknowledged for the open
 // listen.
 func (a *sessionActor) onListenAck(params messages.RawMessage) {
-	c := a.listen.call
-	if c == nil {
+	if a.listen == nil || a.listen.call == nil {
 		return
 	}
+	c := a.listen.call
 	var p messages.SubscriptionsAcknowledgedParams
 	if messages.Unmarshal(params, &p) != nil {
 		return

@@ -27,7 +27,7 @@ type sessionActor struct {
 	self      *actor.PID
 	state     State
 	conn      *connection
-	restarter *supervisor.Restarter
+	restarter *supervisor.Restarter // made at the first failure (restarts)
 
 	nextID  int64
 	pending map[int64]*Call
@@ -46,8 +46,9 @@ type sessionActor struct {
 	// input_required answer until they finish; nil when there are none.
 	// Not a field of Call, which would then outgrow its size class.
 	rounds map[*Call]*inputRounds
-	// listen is the 2026-07-28 subscriptions/listen (listen.go).
-	listen listenState
+	// listen is the 2026-07-28 subscriptions/listen (listen.go), made when
+	// the session first has something to listen for.
+	listen *listenState
 	// listenID is the listen's id while it is in pending, 0 otherwise.
 	listenID int64
 
@@ -74,12 +75,8 @@ type connection struct {
 // the session actor for sh.
 func newSessionProps(sh *Shared) *actor.Props {
 	return actor.PropsFromProducer(func() actor.Actor {
-		return &sessionActor{
-			sh:        sh,
-			pending:   map[int64]*Call{},
-			restarter: supervisor.NewRestarter(sh.cfg.Backoff, sh.cfg.MaxBudgetedRetries, nil),
-		}
-	}, actor.WithDispatcher(sh.sched))
+		return &sessionActor{sh: sh, pending: map[int64]*Call{}}
+	}, actor.WithDispatcher(sh.sched), actor.WithMailbox(newSessionMailbox))
 }
 
 // Receive is the actor's single entry point; each case is one message kind
@@ -140,7 +137,7 @@ func (a *sessionActor) Receive(ctx actor.Context) {
 		// The old instance, after a panic: nobody may be left waiting on
 		// state this instance is about to lose.
 		a.sh.stats.Restarts.Add(1)
-		a.sh.cfg.Telemetry.Restart(a.sh.cfg.Peer, errRestarted)
+		a.sh.cfg.Telemetry.Restart(a.sh.cfg.peer(), errRestarted)
 		a.endPhases(errRestarted)
 		a.handshake = nil
 		a.failInFlight(&ConnectionLostError{Cause: fmt.Errorf("session actor restarted after a panic")})
@@ -158,7 +155,7 @@ func (a *sessionActor) setState(to State, err error) {
 		return
 	}
 	a.state = to
-	a.sh.publishState(StateChange{From: from, To: to, Err: err, Attempt: a.restarter.Attempts(), At: time.Now()})
+	a.sh.publishState(StateChange{From: from, To: to, Err: err, Attempt: a.restartAttempts(), At: time.Now()})
 }
 
 func (a *sessionActor) stopTimers() {

@@ -38,8 +38,10 @@ type Shared struct {
 	watchers  watchers
 	actorOnly actorOnly
 
-	stats  Stats
-	listen listenShared // the 2026-07-28 listen stream's status (listen.go)
+	stats Stats
+	// listen is the 2026-07-28 listen stream's status (listen.go), made
+	// when the session first listens or is asked about it.
+	listen atomic.Pointer[listenShared]
 	// background goroutines that close dead connections or run handlers;
 	// Close waits for them.
 	background sync.WaitGroup
@@ -50,11 +52,16 @@ type Shared struct {
 type facts struct {
 	state      atomic.Int32
 	stateMu    sync.Mutex
-	stateCh    chan struct{} // closed and replaced on every change
+	stateCh    chan struct{} // closed at the next change; made when asked for (StateChanged)
 	lastErr    atomic.Pointer[errBox]
-	negotiated atomic.Pointer[Negotiated]
-	closed     chan struct{} // closed once the session is closed for good
-	closeErr   error         // set before closed is closed
+	negotiated atomic.Pointer[Negotiated] // possibly shared with other sessions of the server: read-only
+	// sessionID is the server-assigned session id of the last handshake's
+	// connection, on transports that have one (Streamable HTTP's
+	// Mcp-Session-Id); nil otherwise. Apart from negotiated, which
+	// sessions share.
+	sessionID atomic.Pointer[string]
+	closed    chan struct{} // closed once the session is closed for good
+	closeErr  error         // set before closed is closed
 }
 
 // connSlots publish the current connection's parts to the goroutines that
@@ -125,7 +132,6 @@ func NewShared(sys *actor.ActorSystem, workers *WorkerPool, cfg SessionConfig) *
 		workers: workers,
 		log:     cfg.Logger,
 	}
-	sh.facts.stateCh = make(chan struct{})
 	sh.facts.closed = make(chan struct{})
 	sh.sched = newMailboxScheduler(sh)
 	sh.callbacks = newCallbackQueue(cfg.DispatchQueue, &sh.stats.CallbacksDropped)
@@ -145,6 +151,9 @@ func (sh *Shared) State() State { return State(sh.facts.state.Load()) }
 func (sh *Shared) StateChanged() <-chan struct{} {
 	sh.facts.stateMu.Lock()
 	defer sh.facts.stateMu.Unlock()
+	if sh.facts.stateCh == nil {
+		sh.facts.stateCh = make(chan struct{})
+	}
 	return sh.facts.stateCh
 }
 
@@ -158,6 +167,15 @@ func (sh *Shared) LastError() error {
 
 // Negotiated is what the last handshake learned (nil before the first).
 func (sh *Shared) Negotiated() *Negotiated { return sh.facts.negotiated.Load() }
+
+// TransportSessionID is the server-assigned session id of the connection
+// the last handshake ran on (Streamable HTTP's Mcp-Session-Id), or "".
+func (sh *Shared) TransportSessionID() string {
+	if p := sh.facts.sessionID.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
 
 // Closed is closed once the session is closed for good.
 func (sh *Shared) Closed() <-chan struct{} { return sh.facts.closed }

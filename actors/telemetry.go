@@ -4,10 +4,19 @@ import (
 	"errors"
 	"time"
 
+	"github.com/mcpengine/mcpengine/telemetry"
 	"github.com/mcpengine/mcpengine/transport"
 )
 
 var errRestarted = errors.New("mcpengine: session actor restarted after a panic")
+
+// peer is the server as telemetry describes it; the zero Peer without one.
+func (c *SessionConfig) peer() telemetry.Peer {
+	if c.Peer == nil {
+		return telemetry.Peer{}
+	}
+	return *c.Peer
+}
 
 // endBackoff ends the span of the backoff wait, if one is open.
 func (a *sessionActor) endBackoff(err error) {
@@ -34,7 +43,7 @@ func (a *sessionActor) sessionEnded(err error) {
 		if n := a.sh.Negotiated(); n != nil {
 			version = n.ProtocolVersion
 		}
-		a.sh.cfg.Telemetry.SessionEnded(a.sh.cfg.Peer, version, time.Since(a.readySince), err)
+		a.sh.cfg.Telemetry.SessionEnded(a.sh.cfg.peer(), version, time.Since(a.readySince), err)
 	}
 	a.readySince = time.Time{}
 }

@@ -67,8 +67,10 @@ func (sh *Shared) publishState(ch StateChange) {
 		f.lastErr.Store(&errBox{ch.Err})
 	}
 	f.stateMu.Lock()
-	close(f.stateCh)
-	f.stateCh = make(chan struct{})
+	if f.stateCh != nil { // nobody waits otherwise: the next StateChanged makes one
+		close(f.stateCh)
+		f.stateCh = nil
+	}
 	f.stateMu.Unlock()
 
 	w := &sh.watchers

@@ -45,6 +45,13 @@ func runChild(mode string) int {
 		_, _ = os.Stdout.Write([]byte("\n"))
 		out.line("after")
 		_, _ = io.Copy(io.Discard, os.Stdin)
+	case "stderr-echo":
+		// Copies each stdin line to stderr, and answers "ok" on stdout.
+		in := bufio.NewScanner(os.Stdin)
+		for in.Scan() {
+			fmt.Fprintln(os.Stderr, in.Text())
+			out.line("ok")
+		}
 	case "stderr-flood":
 		// Floods stderr while echoing stdin; reports "flood-done" on stdout.
 		var wg sync.WaitGroup

@@ -16,10 +16,12 @@ import (
 // transport.Conn. Besides the frames it exposes the child's pid, the tail of
 // its stderr and, after Close, its exit status.
 //
-// Goroutines: one, the stderr drain, started by Start and ended by Close.
-// On Linux the process's exit is watched through a pidfd by one goroutine
-// shared by every Conn of the process (exitwatch_linux.go), which the first
-// Start starts and Close of the last Conn ends.
+// Goroutines: on Linux none of its own while the child is quiet: the
+// process's exit (through a pidfd) and its stderr are watched by one
+// goroutine shared by every Conn of the process (exitwatch_linux.go),
+// which the first Start starts and Close of the last Conn ends; a short
+// goroutine drains stderr while it holds something (stderr_linux.go).
+// Elsewhere one, the stderr drain, started by Start and ended by Close.
 // ReadFrame is meant for the owner's single reader goroutine and WriteFrames
 // for one writer goroutine at a time; Close and the accessors may be called
 // from anywhere.
@@ -36,8 +38,11 @@ type Conn struct {
 	grace  time.Duration
 	tw     *tryWriter // built on the first TryWriteFrames; writer side only
 
-	ring    ring
-	drained chan struct{} // closed when the stderr drain goroutine returns
+	ring ring
+	// errDrain drains stderr on readiness, through the exit watcher
+	// (Linux); nil when a goroutine of its own does (drainStderr).
+	errDrain *stderrDrain
+	drained  chan struct{} // closed once stderr is drained to its end
 
 	// exit watches the child's exit (nil when not watched); dead is set
 	// once it exited, and publishes exitErr.
@@ -70,10 +75,13 @@ func newConn(cfg Config, cmd *exec.Cmd, p *pipes) *Conn {
 	if cfg.Logger != nil {
 		sink.attrs = []slog.Attr{slog.String("command", cfg.Command), slog.Int("pid", cmd.Process.Pid)}
 	}
-	// Owner: c. Exits when the child's stderr reaches EOF (the whole process
-	// group has exited) or, at the latest, when Close sets a read deadline on
-	// it after reaping the child; Close waits for it via c.drained.
-	go drainStderr(p.stderr, &c.ring, sink, c.drained)
+	if c.errDrain = watchStderr(p.stderr, &c.ring, sink, c.drained); c.errDrain == nil {
+		// Owner: c. Exits when the child's stderr reaches EOF (the whole
+		// process group has exited) or, at the latest, when Close sets a
+		// read deadline on it after reaping the child; Close waits for it
+		// via c.drained.
+		go drainStderr(p.stderr, &c.ring, sink, c.drained)
+	}
 	c.watchExit()
 	return c
 }

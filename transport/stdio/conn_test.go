@@ -203,7 +203,7 @@ func TestOverlongLineFailsFastWithoutBufferingIt(t *testing.T) {
 	}
 }
 
-func TestIdleConnCostsOneGoroutineBesidesTheReader(t *testing.T) {
+func TestIdleConnsCostOneGoroutineForThemAllBesidesTheirReaders(t *testing.T) {
 	const n = 20
 	cfg := childConfig(t, "echo")
 	settleStdioGoroutines(t) // earlier tests' goroutines may still be exiting
@@ -221,9 +221,9 @@ func TestIdleConnCostsOneGoroutineBesidesTheReader(t *testing.T) {
 	runtime.ReadMemStats(&ms1)
 	t.Logf("%d idle conns: %+d goroutines (%d stderr drains, %d exit watchers, %d others), %d bytes heap per conn without a reader",
 		n, during-before, drains, watchers, others, (int64(ms1.HeapAlloc)-int64(ms0.HeapAlloc))/n)
-	require.Equal(t, n+1, during-before, "exactly one goroutine per idle conn, and one exit watcher for them all")
-	require.Equal(t, n, drains, "the stderr drains")
-	require.Equal(t, 1, watchers, "one exit watcher (pidfds in one epoll instance)")
+	require.Equal(t, 1, during-before, "no goroutine per idle conn, one exit watcher for them all")
+	require.Zero(t, drains, "no stderr drain while the children are quiet")
+	require.Equal(t, 1, watchers, "one exit watcher (pidfds and stderr pipes in one epoll instance)")
 	require.Zero(t, others)
 
 	for _, c := range conns {
@@ -234,8 +234,9 @@ func TestIdleConnCostsOneGoroutineBesidesTheReader(t *testing.T) {
 }
 
 // stdioGoroutines counts the live goroutines running this package's code,
-// other than test goroutines: stderr drains (started by newConn), the exit
-// watcher, and others.
+// other than test goroutines: stderr drains (a burst started by the
+// watcher, or a drain of its own started by newConn), the exit watcher, and
+// others.
 func stdioGoroutines() (drains, watchers, others int) {
 	buf := make([]byte, 4<<20)
 	buf = buf[:runtime.Stack(buf, true)]
@@ -247,7 +248,9 @@ func stdioGoroutines() (drains, watchers, others int) {
 			// The drain, possibly not yet scheduled (then its top frame is
 			// the compiler's newConn.gowrap1 rather than drainStderr).
 			drains++
-		case strings.Contains(g, "created by github.com/mcpengine/mcpengine/transport/stdio.(*exitWatcher).watch"):
+		case strings.Contains(g, "created by github.com/mcpengine/mcpengine/transport/stdio.(*stderrDrain).ready"):
+			drains++
+		case strings.Contains(g, "created by github.com/mcpengine/mcpengine/transport/stdio.(*exitWatcher).add"):
 			watchers++
 		default:
 			others++

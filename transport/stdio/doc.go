@@ -6,13 +6,15 @@
 //
 // The engine holds thousands of connections, so an idle one is kept cheap:
 //
-//   - Goroutines: exactly one owned by the Conn (the stderr drain), plus the
-//     engine's own reader goroutine blocked in ReadFrame. On Linux the
-//     child's exit is watched through a pidfd by one goroutine shared by
-//     every Conn of the process (all pidfds in one epoll instance, parked in
-//     the runtime poller); it ends with the last Conn's Close. The child is
-//     reaped by Conn.Close. exec never starts copying goroutines because
-//     every pipe end is an *os.File.
+//   - Goroutines: on Linux none owned by an idle Conn, besides the engine's
+//     own reader goroutine blocked in ReadFrame. The child's exit (a pidfd)
+//     and its stderr pipe are watched by one goroutine shared by every Conn
+//     of the process (all in one epoll instance, parked in the runtime
+//     poller); it ends with the last Conn's Close. When stderr is readable
+//     the watcher starts a goroutine that drains it and exits once the pipe
+//     holds nothing. Elsewhere a Conn owns one goroutine, its stderr drain.
+//     The child is reaped by Conn.Close. exec never starts copying
+//     goroutines because every pipe end is an *os.File.
 //   - Memory: no read buffer while idle (stdout and stderr wait for
 //     readability in the runtime poller and take a pooled 4 KiB buffer only
 //     to read; a buffer grows only while a large frame is being received),

@@ -19,7 +19,8 @@ import (
 // The pidfds of all connections sit in one epoll instance, which one
 // goroutine for the whole process waits on, parked in the runtime poller
 // like any pipe read: a connection costs a file descriptor and a map entry,
-// no goroutine and no thread. The goroutine starts with the first watched
+// no goroutine and no thread. The children's stderr pipes wait there too
+// (stderr_linux.go). The goroutine starts with the first watched
 // connection and ends when the last one is closed.
 
 // sysPidfdOpen is pidfd_open(2), numbered alike on every Linux architecture.
@@ -44,12 +45,17 @@ type watchGen struct {
 	done    chan struct{}         // closed when the goroutine has returned
 }
 
-// procWatch is one watched process.
+// procWatch is one watched descriptor: a process's pidfd, or a child's
+// stderr pipe (stderr_linux.go).
 type procWatch struct {
-	pidfd  int
-	id     uint64
-	gen    *watchGen
-	onExit func() // run once, on the watcher goroutine, holding exitWatcher.mu
+	pidfd int // the watched descriptor
+	id    uint64
+	gen   *watchGen
+	// onExit runs on the watcher goroutine, holding exitWatcher.mu, when
+	// the descriptor becomes ready: once for a pidfd; for a pipe at every
+	// readiness that rearm asked for.
+	onExit func()
+	repeat bool // a pipe: onExit stays, and the watch closes no descriptor
 }
 
 // watch starts watching the process pid (a child not yet reaped, so that the
@@ -63,13 +69,29 @@ func (w *exitWatcher) watch(pid int, onExit func()) (*procWatch, error) {
 	if errno != 0 {
 		return nil, errno
 	}
-	x := &procWatch{pidfd: int(fd), onExit: onExit}
+	x, err := w.add(&procWatch{pidfd: int(fd), onExit: onExit})
+	if err != nil {
+		_ = syscall.Close(int(fd))
+	}
+	return x, err
+}
+
+// watchPipe runs onReady, on the watcher goroutine with the watcher's lock
+// held, when the pipe fd (which the caller keeps open until remove
+// returns) has something to read or was closed by its writers; after
+// that, only once rearm is called again. onReady must be short, like
+// watch's onExit.
+func (w *exitWatcher) watchPipe(fd int, onReady func()) (*procWatch, error) {
+	return w.add(&procWatch{pidfd: fd, onExit: onReady, repeat: true})
+}
+
+// add puts x into the epoll instance, starting the watcher if none runs.
+func (w *exitWatcher) add(x *procWatch) (*procWatch, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.gen == nil {
 		g, err := newWatchGen()
 		if err != nil {
-			_ = syscall.Close(x.pidfd)
 			return nil, err
 		}
 		w.gen = g
@@ -79,13 +101,8 @@ func (w *exitWatcher) watch(pid int, onExit func()) (*procWatch, error) {
 	}
 	w.nextID++
 	x.id, x.gen = w.nextID, w.gen
-	// The id, not the fd number, names the watch in events: a pidfd closed
-	// and its number reused while an event was on its way must not fire
-	// the newcomer.
-	ev := syscall.EpollEvent{Events: syscall.EPOLLIN | syscall.EPOLLONESHOT,
-		Fd: int32(uint32(x.id)), Pad: int32(uint32(x.id >> 32))}
+	ev := x.event()
 	if err := syscall.EpollCtl(x.gen.epfdNum(), syscall.EPOLL_CTL_ADD, x.pidfd, &ev); err != nil {
-		_ = syscall.Close(x.pidfd)
 		if len(w.gen.watches) == 0 {
 			w.stopLocked() // nothing else to watch: let this run end
 		}
@@ -95,15 +112,40 @@ func (w *exitWatcher) watch(pid int, onExit func()) (*procWatch, error) {
 	return x, nil
 }
 
-// remove stops watching x and closes its pidfd; onExit has run or will
-// never run once remove returns. When x was the last watch, remove returns
-// once the watcher goroutine has ended.
+// event is x's one-shot readiness event. The id, not the fd number, names
+// the watch in events: a descriptor closed and its number reused while an
+// event was on its way must not fire the newcomer.
+func (x *procWatch) event() syscall.EpollEvent {
+	return syscall.EpollEvent{Events: syscall.EPOLLIN | syscall.EPOLLONESHOT,
+		Fd: int32(uint32(x.id)), Pad: int32(uint32(x.id >> 32))}
+}
+
+// errWatchRemoved: rearm of a watch that remove took away meanwhile (its
+// descriptor may be closed by now, and its number another's).
+var errWatchRemoved = errors.New("stdio: watch removed")
+
+// rearm asks for x's next readiness (a pipe watch whose onReady ran).
+func (w *exitWatcher) rearm(x *procWatch) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if x.gen.watches[x.id] != x {
+		return errWatchRemoved
+	}
+	ev := x.event()
+	return syscall.EpollCtl(x.gen.epfdNum(), syscall.EPOLL_CTL_MOD, x.pidfd, &ev)
+}
+
+// remove stops watching x and closes its pidfd (a pipe stays open); onExit
+// has run or will never run once remove returns. When x was the last
+// watch, remove returns once the watcher goroutine has ended.
 func (w *exitWatcher) remove(x *procWatch) {
 	w.mu.Lock()
 	g := x.gen
 	delete(g.watches, x.id)
 	_ = syscall.EpollCtl(g.epfdNum(), syscall.EPOLL_CTL_DEL, x.pidfd, nil)
-	_ = syscall.Close(x.pidfd)
+	if !x.repeat {
+		_ = syscall.Close(x.pidfd)
+	}
 	last := len(g.watches) == 0 && w.gen == g
 	if last {
 		w.stopLocked()
@@ -193,9 +235,12 @@ func (g *watchGen) run(mu *sync.Mutex) {
 		for _, ev := range events[:n] {
 			id := uint64(uint32(ev.Fd)) | uint64(uint32(ev.Pad))<<32
 			if x := g.watches[id]; x != nil && x.onExit != nil {
-				// EPOLLONESHOT disabled it; remove deletes it from the set.
+				// EPOLLONESHOT disabled it; rearm enables a pipe's again,
+				// remove deletes it from the set.
 				fn := x.onExit
-				x.onExit = nil
+				if !x.repeat {
+					x.onExit = nil
+				}
 				fn()
 			}
 		}

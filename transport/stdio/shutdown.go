@@ -22,7 +22,7 @@ const stderrLinger = 250 * time.Millisecond
 //  5. SIGKILL the group once more, so that grandchildren left behind by a
 //     child that exited on its own die too (on Linux the exited child is not
 //     reaped yet at that point, so its pid cannot name another group);
-//  6. reap the child, close stdout, and let the stderr goroutine finish.
+//  6. reap the child, close stdout, and let the stderr drain finish.
 //
 // ctx shortens each wait: once it is done Close kills outright. Close
 // returns nil once the child is reaped, whatever its exit status (see
@@ -76,7 +76,9 @@ func (c *Conn) shutdown(ctx context.Context) error {
 	if d, ok := ctx.Deadline(); ok {
 		linger = min(linger, time.Until(d))
 	}
-	if err := c.stderr.SetReadDeadline(time.Now().Add(linger)); err != nil {
+	if c.errDrain != nil {
+		c.errDrain.finish(linger, c.drained)
+	} else if err := c.stderr.SetReadDeadline(time.Now().Add(linger)); err != nil {
 		_ = c.stderr.Close() // not pollable: closing unblocks the drain instead
 	}
 	<-c.drained

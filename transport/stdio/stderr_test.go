@@ -7,9 +7,11 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -118,4 +120,36 @@ func TestStderrFloodNeverBlocksAndRingKeepsTheTail(t *testing.T) {
 	t.Logf("%d stderr lines, %d logged records, %d suppressed", lines.Load(), h.records, h.suppressed)
 	assert.Less(t, h.records, int(lines.Load()), "the logger is rate-limited")
 	assert.Positive(t, h.suppressed)
+}
+
+// TestStderrOfAQuietChildIsDrainedOnDemand: what a child writes to stderr
+// reaches the line callback and the ring each time, and no drain goroutine
+// stays between the writes (on Linux the pipe waits in the exit watcher's
+// epoll instance).
+func TestStderrOfAQuietChildIsDrainedOnDemand(t *testing.T) {
+	settleStdioGoroutines(t)
+	lines := make(chan string, 4)
+	cfg := childConfig(t, "stderr-echo")
+	cfg.StderrLine = func(line []byte) { lines <- string(line) }
+	c := startChild(t, cfg)
+	for _, want := range []string{"first line", "second line"} {
+		require.NoError(t, c.WriteFrames([]byte(want)))
+		require.Equal(t, "ok", readString(t, c))
+		select {
+		case got := <-lines:
+			require.Equal(t, want, got)
+		case <-time.After(20 * time.Second):
+			t.Fatalf("stderr line %q never arrived", want)
+		}
+		// The burst that drained it exits once the pipe is empty.
+		for deadline := time.Now().Add(20 * time.Second); ; runtime.Gosched() {
+			if drains, _, _ := stdioGoroutines(); drains == 0 {
+				break
+			}
+			require.True(t, time.Now().Before(deadline), "a stderr drain stays after the line was read")
+		}
+	}
+	require.NoError(t, c.Close(context.Background()))
+	assert.Equal(t, "first line\nsecond line\n", string(c.Stderr()))
+	settleStdioGoroutines(t)
 }
