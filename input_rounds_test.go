@@ -3,6 +3,7 @@ package mcpengine_test
 import (
 	"context"
 	"errors"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -200,20 +201,36 @@ func TestTheCallersDeadlineBoundsTheWholeExchange(t *testing.T) {
 			require.NoError(t, err)
 
 			for _, async := range []bool{false, true} {
-				ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+				// The deadline ends once the exchange reached the handler:
+				// a timer set at the call would, on a loaded machine, run
+				// out before the server asked for input.
+				ctx, stop := newTestDeadline(time.Hour), make(chan struct{})
+				// Owned by this iteration: ends at the handler's entry or
+				// when the call returned without it.
+				go func() {
+					select {
+					case <-entered:
+						ctx.expire()
+					case <-stop:
+					}
+				}()
 				if async {
 					f := s.CallAsync(ctx, messages.MethodToolsCall, map[string]any{"name": "elicit", "arguments": map[string]any{"message": "m"}})
 					_, err = f.Await(testCtx(t, 30*time.Second))
 				} else {
 					_, err = s.CallTool(ctx, "elicit", map[string]any{"message": "m"})
 				}
-				cancel()
-				<-entered
+				close(stop)
 				var te *mcpengine.TimeoutError
 				require.ErrorAs(t, err, &te, "async=%v", async)
 				assert.ErrorIs(t, err, context.DeadlineExceeded)
 				assert.True(t, te.CallerDeadline)
-				assert.Error(t, <-left, "the handler's ctx ended with the call")
+				select {
+				case err := <-left:
+					assert.Error(t, err, "the handler's ctx ended with the call")
+				case <-time.After(30 * time.Second):
+					t.Fatal("the handler's ctx did not end with the call")
+				}
 			}
 			// The session goes on.
 			_, err = s.CallTool(testCtx(t, 10*time.Second), "echo", map[string]any{"text": "x"})
@@ -459,4 +476,31 @@ func TestARoundOutlivesALostConnection(t *testing.T) {
 	raw, err := f.Await(ctx)
 	require.NoError(t, err)
 	assert.Contains(t, string(raw), `action=accept content={\"name\":\"Ada\"}`)
+}
+
+// testDeadline is a context with a deadline that ends when the test says
+// (expire), not when a clock says: to the engine it is a caller's
+// deadline running out (Err is context.DeadlineExceeded).
+type testDeadline struct {
+	context.Context
+	deadline time.Time
+	done     chan struct{}
+	once     sync.Once
+}
+
+func newTestDeadline(in time.Duration) *testDeadline {
+	return &testDeadline{Context: context.Background(), deadline: time.Now().Add(in), done: make(chan struct{})}
+}
+
+func (d *testDeadline) expire()                     { d.once.Do(func() { close(d.done) }) }
+func (d *testDeadline) Deadline() (time.Time, bool) { return d.deadline, true }
+func (d *testDeadline) Done() <-chan struct{}       { return d.done }
+
+func (d *testDeadline) Err() error {
+	select {
+	case <-d.done:
+		return context.DeadlineExceeded
+	default:
+		return nil
+	}
 }
