@@ -61,9 +61,8 @@ type Event struct {
 
 // renewed is posted by the renewal goroutine to the watcher's actor.
 type renewed struct {
-	st    *clusterpb.SessionStatus
-	err   error
-	owner string
+	st  *clusterpb.SessionStatus
+	err error
 }
 
 // Watch starts following the session; onEvent gets every event, one at a
