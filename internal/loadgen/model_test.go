@@ -225,15 +225,17 @@ func TestProgressIsReported(t *testing.T) {
 	var got []Progress
 	res, err := Run(t.Context(), Config{
 		Target:   demoTarget(demoserver.Options{}),
-		Sessions: 1, Concurrency: 2, Duration: 350 * time.Millisecond, Method: messages.MethodPing,
+		Sessions: 1, Concurrency: 2, Duration: time.Second, Method: messages.MethodPing,
 		Interval: 100 * time.Millisecond,
 		Progress: func(p Progress) { got = append(got, p) },
 	})
 	require.NoError(t, err)
+	// About ten intervals; a ticker drops ticks its reader was too busy
+	// for, so a loaded machine may see fewer, never as few as two.
 	require.GreaterOrEqual(t, len(got), 3)
 	last := got[len(got)-1]
 	assert.Equal(t, res.Calls, last.Calls)
-	assert.Equal(t, 350*time.Millisecond, last.Planned)
+	assert.Equal(t, time.Second, last.Planned)
 	assert.Len(t, res.Timeline.Points, len(got))
 	var sum int64
 	for _, p := range res.Timeline.Points {
