@@ -58,21 +58,23 @@ func (s *sampler) loop(finished <-chan struct{}) {
 	for {
 		select {
 		case now := <-t.C:
-			s.tick(now)
+			s.tick(now, false)
 		case <-finished:
-			// A sliver of an interval would chart as a spike; keep it only
-			// if it is the run's only point.
+			// A sliver of an interval would chart as a spike: unless it is
+			// the run's only point, its calls join the latest point.
 			empty := len(s.timeline.Points) == 0 && s.timeline.pending.merged == 0
-			if now := time.Now(); empty || now.Sub(s.last) > s.r.cfg.Interval/20 {
-				s.tick(now)
-			}
+			now := time.Now()
+			s.tick(now, !empty && now.Sub(s.last) <= s.r.cfg.Interval/20)
 			s.timeline.finish()
 			return
 		}
 	}
 }
 
-func (s *sampler) tick(now time.Time) {
+// tick closes the interval ending at now: its point joins the timeline
+// (folded into the latest one when it is the run's closing sliver) and
+// Progress reports it.
+func (s *sampler) tick(now time.Time, sliver bool) {
 	r := s.r
 	s.iv.reset()
 	for _, sl := range r.slots {
@@ -112,7 +114,11 @@ func (s *sampler) tick(now time.Time) {
 	if s.heap[0].Value.Kind() == metrics.KindUint64 {
 		s.heapMax = max(s.heapMax, s.heap[0].Value.Uint64())
 	}
-	s.timeline.add(p)
+	if sliver {
+		s.timeline.addSliver(p)
+	} else {
+		s.timeline.add(p)
+	}
 	if measuring := r.measureAt.Load() >= 0 && r.since(now) >= time.Duration(r.measureAt.Load()); measuring && len(r.cfg.Abort) > 0 {
 		s.live.add(s.iv, sec)
 		if why := s.live.checkAbort(r.cfg, r.since(now)-time.Duration(r.measureAt.Load())); why != "" && r.aborted.CompareAndSwap(nil, &why) {

@@ -110,6 +110,23 @@ func (t *Timeline) add(p Point) {
 	}
 }
 
+// addSliver folds the last moments of a run, too short to chart as a
+// point of their own, into the latest point (as no extra interval), so
+// that the timeline still adds up to the run's calls.
+func (t *Timeline) addSliver(p Point) {
+	latest := &t.pending
+	if t.pending.merged == 0 {
+		if len(t.Points) == 0 {
+			t.add(p)
+			return
+		}
+		latest = &t.Points[len(t.Points)-1]
+	}
+	merged := latest.merged
+	latest.merge(p)
+	latest.merged = merged
+}
+
 // halve merges neighbouring points.
 func (t *Timeline) halve() {
 	out := t.Points[:0]

@@ -68,6 +68,31 @@ func TestProfileSchedule(t *testing.T) {
 	assert.Equal(t, forever, p.end)
 }
 
+// TestTimelineFoldsTheClosingSliver: the calls of a run's last few
+// milliseconds join the latest point, whether it is complete or still
+// filling, without counting as an interval of their own.
+func TestTimelineFoldsTheClosingSliver(t *testing.T) {
+	for _, limit := range []int{100, 4} { // 4: the points merge in pairs, one is still filling
+		tl := newTimeline(1, limit)
+		for i := range 3 {
+			tl.add(Point{T: float64(i + 1), Seconds: 1, Calls: 10})
+		}
+		tl.addSliver(Point{T: 3.01, Seconds: 0.01, Calls: 2})
+		tl.add(Point{T: 4, Seconds: 1, Calls: 10})
+		tl.finish()
+		var calls int64
+		for _, p := range tl.Points {
+			calls += p.Calls
+		}
+		assert.EqualValues(t, 42, calls, "limit %d: the sliver's calls are kept", limit)
+		assert.Len(t, tl.Points, map[int]int{100: 4, 4: 2}[limit], "limit %d: the sliver is no point of its own", limit)
+	}
+	tl := newTimeline(1, 100)
+	tl.addSliver(Point{T: 0.01, Seconds: 0.01, Calls: 2})
+	tl.finish()
+	assert.Len(t, tl.Points, 1, "a sliver that is the whole run is its only point")
+}
+
 func TestTimelineStaysBounded(t *testing.T) {
 	tl := newTimeline(1, 10)
 	for i := range 1000 {
