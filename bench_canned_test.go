@@ -2,6 +2,7 @@ package mcpengine_test
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -36,7 +37,7 @@ func serveCanned(era string) {
 		if err != nil {
 			return
 		}
-		m, err := messages.DecodeMessage(line)
+		m, err := decodeEnvelope(line)
 		if err != nil || m.Kind != messages.KindRequest {
 			continue
 		}
@@ -48,6 +49,18 @@ func serveCanned(era string) {
 			}
 		}
 	}
+}
+
+// decodeEnvelope decodes a request's id and method, not its params: the
+// engine writes them first, and a 2026-07-28 request's params carry its
+// _meta, which a server that decoded them would take longer over. A
+// slower server batches fewer answers per read, which costs the client
+// more CPU per call; this server's speed must not depend on the era.
+func decodeEnvelope(line []byte) (messages.Message, error) {
+	if i := bytes.Index(line, []byte(`,"params":`)); i > 0 {
+		line = append(line[:i:i], '}')
+	}
+	return messages.DecodeMessage(line)
 }
 
 // cannedAnswer is the canned servers' answer to request m: the id spliced
@@ -93,7 +106,7 @@ func serveCannedHTTP(era string) {
 			w.WriteHeader(http.StatusMethodNotAllowed)
 			return
 		}
-		m, err := messages.DecodeMessage(body)
+		m, err := decodeEnvelope(body)
 		if err != nil || m.Kind != messages.KindRequest {
 			w.WriteHeader(http.StatusAccepted)
 			return
