@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -60,13 +59,7 @@ func startClusterGateways(t *testing.T, n int, demoURL string) []*clusterGateway
 	t.Helper()
 	cfg := filepath.Join(t.TempDir(), "mcp.json")
 	require.NoError(t, os.WriteFile(cfg, []byte(`{"mcpServers": {"demo": {"url": "`+demoURL+`", "type": "streamable-http"}}}`), 0o600))
-	addrs := make([]string, n)
-	for i := range addrs {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		require.NoError(t, err)
-		addrs[i] = ln.Addr().String()
-		ln.Close()
-	}
+	addrs := freePorts(t, n)
 	gs := make([]*clusterGateway, n)
 	for i := range gs {
 		gs[i] = &clusterGateway{p: startGatewayCmd(t, nil, "--config", cfg, "--listen", "127.0.0.1:0",

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -31,13 +30,7 @@ func startWorkers(t *testing.T, n int, servers map[string]any, extra ...string) 
 	cfg := writeServers(t, servers)
 	// The membership ports every worker must know before any starts:
 	// taken from the kernel, then freed for the worker to bind.
-	addrs := make([]string, n)
-	for i := range addrs {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		require.NoError(t, err)
-		addrs[i] = ln.Addr().String()
-		ln.Close()
-	}
+	addrs := freePorts(t, n)
 	ws := make([]*worker, n)
 	for i := range ws {
 		ws[i] = startWorker(t, append([]string{"--listen", addrs[i], "--join", strings.Join(addrs, ","), "--refresh", "200ms",
