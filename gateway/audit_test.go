@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,25 +14,15 @@ import (
 
 	"github.com/mcpengine/mcpengine"
 	"github.com/mcpengine/mcpengine/gateway"
+	"github.com/mcpengine/mcpengine/internal/testkit"
 )
 
 // lockedBuffer is an io.Writer safe for the gateway's concurrent use.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
+type lockedBuffer struct{ testkit.LockedBuffer }
 
 func (l *lockedBuffer) records(t *testing.T) []gateway.AuditRecord {
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	var out []gateway.AuditRecord
-	for _, line := range strings.Split(strings.TrimSpace(l.b.String()), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(l.String()), "\n") {
 		if line == "" {
 			continue
 		}
@@ -88,7 +77,7 @@ func TestAuditLogsEveryToolCallWithoutArguments(t *testing.T) {
 	assert.Equal(t, int64(gateway.CodeDenied), recs[2].Code)
 	assert.Contains(t, recs[2].Error, `tools.deny "sleep"`)
 	assert.Equal(t, int64(-32602), recs[3].Code)
-	assert.NotContains(t, log.b.String(), "secret value")
+	assert.NotContains(t, log.String(), "secret value")
 }
 
 func TestAuditRecordsArgumentsWhenAskedToAFile(t *testing.T) {

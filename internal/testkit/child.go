@@ -2,9 +2,11 @@ package testkit
 
 import (
 	"bufio"
+	"bytes"
 	"os"
 	"os/exec"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -36,4 +38,24 @@ func StartAddressChild(tb testing.TB, cmd *exec.Cmd) string {
 		tb.Fatalf("%s printed no address: %v", cmd.Path, err)
 	}
 	return strings.TrimSpace(line)
+}
+
+// LockedBuffer is an io.Writer that a process or a server writes to while
+// the test reads it.
+type LockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *LockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+// String is what was written so far.
+func (l *LockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }

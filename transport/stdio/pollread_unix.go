@@ -77,14 +77,7 @@ func (p *pollReader) read() (buf []byte, n int, err error) {
 // deadlines: io.EOF when it holds nothing. For a pipe whose writer has
 // exited even though other processes still hold it open.
 func (p *pollReader) readNow(buf []byte) (n int, err error) {
-	cerr := p.raw.Control(func(fd uintptr) {
-		for {
-			n, err = syscall.Read(int(fd), buf)
-			if err != syscall.EINTR {
-				return
-			}
-		}
-	})
+	n, err, cerr := readOnce(p.raw, buf)
 	switch {
 	case cerr != nil:
 		return 0, cerr
@@ -94,4 +87,19 @@ func (p *pollReader) readNow(buf []byte) (n int, err error) {
 		return 0, err
 	}
 	return n, nil
+}
+
+// readOnce is one read(2) of the descriptor behind raw, which does not
+// wait for data (the descriptor is non-blocking), retried on EINTR: n and
+// err are the read's, cerr what Control said (the file is closed).
+func readOnce(raw syscall.RawConn, buf []byte) (n int, err, cerr error) {
+	cerr = raw.Control(func(fd uintptr) {
+		for {
+			n, err = syscall.Read(int(fd), buf)
+			if err != syscall.EINTR {
+				return
+			}
+		}
+	})
+	return n, err, cerr
 }

@@ -92,16 +92,7 @@ func (d *stderrDrain) drainAvailable() (ended bool) {
 	buf := getReadBuf()
 	defer putReadBuf(buf)
 	for {
-		var n int
-		var err error
-		cerr := d.raw.Control(func(fd uintptr) {
-			for {
-				n, err = syscall.Read(int(fd), buf)
-				if err != syscall.EINTR {
-					return
-				}
-			}
-		})
+		n, err, cerr := readOnce(d.raw, buf)
 		switch {
 		case cerr != nil:
 			return true
