@@ -153,6 +153,9 @@ type Engine struct {
 	oauthStore  oauth.TokenStore               // the in-memory store when Config.OAuth has none
 
 	eras *actors.EraCache // the protocol version settled per server
+	// handshakes holds one handshake plan per server key (a
+	// *actors.EraHandshake), shared by that server's sessions.
+	handshakes sync.Map
 	// results are the CacheableResults every session of a server may
 	// share ("public"), keyed by server.
 	results resultCache
@@ -265,6 +268,31 @@ func (e *Engine) Connect(ctx context.Context, sc SessionConfig) (*Session, error
 	return s, nil
 }
 
+// handshakeFor is the handshake plan of the server whose key is key: its
+// sessions share one (it holds settings only), a session without a key
+// has its own.
+func (e *Engine) handshakeFor(key string) *actors.EraHandshake {
+	if key != "" {
+		if h, ok := e.handshakes.Load(key); ok {
+			return h.(*actors.EraHandshake)
+		}
+	}
+	c := e.cfg
+	h := &actors.EraHandshake{
+		ClientInfo:   c.ClientInfo,
+		Pin:          c.ProtocolVersion,
+		Strict:       c.StrictVersion,
+		Cache:        e.eras,
+		Key:          key,
+		ProbeTimeout: probeTimeout(c.InitTimeout),
+	}
+	if key != "" {
+		shared, _ := e.handshakes.LoadOrStore(key, h)
+		return shared.(*actors.EraHandshake)
+	}
+	return h
+}
+
 // actorConfig is the session actor's configuration for sc, whose server
 // key is key. served is nil unless the session has a sampling or
 // elicitation handler: only those run tasks the server asks for, and an
@@ -272,16 +300,9 @@ func (e *Engine) Connect(ctx context.Context, sc SessionConfig) (*Session, error
 func (e *Engine) actorConfig(sc SessionConfig, key string, dialer transport.Dialer) (ac actors.SessionConfig, served *servedTasks) {
 	c := e.cfg
 	ac = actors.SessionConfig{
-		Name:   sc.Name,
-		Dialer: dialer,
-		Handshake: &actors.EraHandshake{
-			ClientInfo:   c.ClientInfo,
-			Pin:          c.ProtocolVersion,
-			Strict:       c.StrictVersion,
-			Cache:        e.eras,
-			Key:          key,
-			ProbeTimeout: probeTimeout(c.InitTimeout),
-		},
+		Name:                sc.Name,
+		Dialer:              dialer,
+		Handshake:           e.handshakeFor(key),
 		RequestTimeout:      firstDuration(sc.RequestTimeout, c.RequestTimeout),
 		InitTimeout:         c.InitTimeout,
 		MaxInFlight:         c.MaxInFlight,

@@ -30,3 +30,11 @@ func TestPerSessionStructsStayInTheirSizeClasses(t *testing.T) {
 		t.Errorf("Shared is %d bytes, over the 640-byte size class with its malloc header", size)
 	}
 }
+
+// TestSessionActorStaysInThe208ByteSizeClass: every session holds one
+// sessionActor; at 216 bytes it would take the 224-byte class.
+func TestSessionActorStaysInThe208ByteSizeClass(t *testing.T) {
+	if size := unsafe.Sizeof(sessionActor{}); size > 208 {
+		t.Fatalf("sessionActor is %d bytes, over the 208-byte size class", size)
+	}
+}

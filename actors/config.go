@@ -37,9 +37,11 @@ type Notification struct {
 // SessionConfig is everything a session needs; it is rebuilt into a new
 // actor on every panic restart, so it must be self-contained.
 type SessionConfig struct {
-	Name      string
-	Dialer    transport.Dialer
-	Handshake Handshake
+	Name   string
+	Dialer transport.Dialer
+	// Handshake makes the strategy of each handshake (EraHandshake, shared
+	// by the sessions of a server; LegacyHandshake by default).
+	Handshake HandshakePlan
 
 	RequestTimeout time.Duration
 	InitTimeout    time.Duration

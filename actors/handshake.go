@@ -46,6 +46,13 @@ type Handshake interface {
 	Completed() (method string, ok bool)
 }
 
+// HandshakePlan is a Handshake shared by many sessions (EraHandshake,
+// one per server): each handshake runs on a fresh Handshake of its own,
+// which the session keeps only while it runs.
+type HandshakePlan interface {
+	NewRun() Handshake
+}
+
 // LegacyHandshake is the initialize handshake of protocol versions
 // 2024-11-05 through 2025-11-25.
 type LegacyHandshake struct {
@@ -56,6 +63,10 @@ type LegacyHandshake struct {
 	// supported version the server answers with is accepted.
 	Strict bool
 }
+
+// NewRun implements HandshakePlan: a LegacyHandshake keeps no state
+// between its request and its answer, so each run is the plan itself.
+func (h *LegacyHandshake) NewRun() Handshake { return h }
 
 func (h *LegacyHandshake) offer() string {
 	if h.Offer == "" {

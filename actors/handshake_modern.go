@@ -53,8 +53,10 @@ const maxHandshakeSteps = 5
 // permanent *NoCommonVersionError. What it settles on is kept in Cache
 // under Key, so the next handshake with the same server starts there.
 //
-// One EraHandshake serves one session (it holds the state of the
-// handshake under way); the session runs one handshake at a time.
+// One EraHandshake serves every session of a server (an engine makes one
+// per server key): it holds settings only. The state of a handshake under
+// way is an eraRun (NewRun), which lives on its session actor until the
+// handshake ends, so an idle session carries neither.
 type EraHandshake struct {
 	ClientInfo messages.Implementation
 	// Pin is a version to speak and no other ("" negotiates). It must be
@@ -70,8 +72,12 @@ type EraHandshake struct {
 	// unknown: a legacy server may never answer it. Zero means the
 	// session's InitTimeout.
 	ProbeTimeout time.Duration
+}
 
-	// The handshake under way.
+// eraRun is one handshake of an EraHandshake: the requests it sent and
+// what it learned so far.
+type eraRun struct {
+	*EraHandshake
 	caps    messages.ClientCapabilities
 	steps   int
 	sent    string // method of the request awaiting its answer
@@ -80,7 +86,13 @@ type EraHandshake struct {
 	legacy  bool   // the outcome is legacy-era (notifications/initialized)
 }
 
-var _ SteppedHandshake = (*EraHandshake)(nil)
+var (
+	_ HandshakePlan    = (*EraHandshake)(nil)
+	_ SteppedHandshake = (*eraRun)(nil)
+)
+
+// NewRun implements HandshakePlan.
+func (h *EraHandshake) NewRun() Handshake { return &eraRun{EraHandshake: h} }
 
 func (h *EraHandshake) share(n *Negotiated) *Negotiated { return h.Cache.share(h.Key, n) }
 
@@ -134,7 +146,7 @@ func (e *NotModernError) ErrorType() string { return "version_mismatch" }
 var errNotDiscoverResult = errors.New("the answer to server/discover lists no supportedVersions")
 
 // Begin implements SteppedHandshake.
-func (h *EraHandshake) Begin(caps messages.ClientCapabilities) HandshakeStep {
+func (h *eraRun) Begin(caps messages.ClientCapabilities) HandshakeStep {
 	h.caps, h.steps, h.legacy = caps, 0, false
 	switch {
 	case h.Pin != "" && messages.IsModernVersion(h.Pin):
@@ -152,7 +164,7 @@ func (h *EraHandshake) Begin(caps messages.ClientCapabilities) HandshakeStep {
 }
 
 // Step implements SteppedHandshake.
-func (h *EraHandshake) Step(result messages.RawMessage, err error) HandshakeStep {
+func (h *eraRun) Step(result messages.RawMessage, err error) HandshakeStep {
 	if h.steps >= maxHandshakeSteps {
 		return HandshakeStep{Err: fmt.Errorf("mcpengine: protocol negotiation did not settle in %d requests", maxHandshakeSteps)}
 	}
@@ -162,7 +174,7 @@ func (h *EraHandshake) Step(result messages.RawMessage, err error) HandshakeStep
 	return h.afterInitialize(result, err)
 }
 
-func (h *EraHandshake) afterDiscover(result messages.RawMessage, err error) HandshakeStep {
+func (h *eraRun) afterDiscover(result messages.RawMessage, err error) HandshakeStep {
 	requested := h.version
 	if err != nil {
 		if uv, ok := messages.AsUnsupportedVersion(err); ok {
@@ -212,14 +224,14 @@ func (h *EraHandshake) afterDiscover(result messages.RawMessage, err error) Hand
 
 // discoverOrCached settles on version from a fresh shared discover answer
 // of the same server, or asks the server.
-func (h *EraHandshake) discoverOrCached(version string) HandshakeStep {
+func (h *eraRun) discoverOrCached(version string) HandshakeStep {
 	if r, ok := h.Cache.freshDiscover(h.Key, version, time.Now()); ok {
 		return h.settled(version, r)
 	}
 	return h.discover(version, false)
 }
 
-func (h *EraHandshake) settled(version string, r *messages.DiscoverResult) HandshakeStep {
+func (h *eraRun) settled(version string, r *messages.DiscoverResult) HandshakeStep {
 	meta, err := h.meta(version)
 	if err != nil {
 		return HandshakeStep{Err: err}
@@ -234,7 +246,7 @@ func (h *EraHandshake) settled(version string, r *messages.DiscoverResult) Hands
 	}}
 }
 
-func (h *EraHandshake) afterInitialize(result messages.RawMessage, err error) HandshakeStep {
+func (h *eraRun) afterInitialize(result messages.RawMessage, err error) HandshakeStep {
 	offered := h.version
 	if err != nil {
 		if uv, ok := messages.AsUnsupportedVersion(err); ok {
@@ -261,7 +273,7 @@ func (h *EraHandshake) afterInitialize(result messages.RawMessage, err error) Ha
 
 // moveTo follows a -32022: the newest listed version the engine speaks,
 // modern first, unless it is the one just refused or a version is pinned.
-func (h *EraHandshake) moveTo(requested string, uv *messages.UnsupportedVersionError) HandshakeStep {
+func (h *eraRun) moveTo(requested string, uv *messages.UnsupportedVersionError) HandshakeStep {
 	fail := HandshakeStep{Err: &NoCommonVersionError{Requested: requested, Supported: uv.Supported, Cause: uv}}
 	if h.Pin != "" {
 		return fail
@@ -275,7 +287,7 @@ func (h *EraHandshake) moveTo(requested string, uv *messages.UnsupportedVersionE
 	return fail
 }
 
-func (h *EraHandshake) discover(version string, probing bool) HandshakeStep {
+func (h *eraRun) discover(version string, probing bool) HandshakeStep {
 	meta, err := h.meta(version)
 	if err != nil {
 		return HandshakeStep{Err: err}
@@ -289,7 +301,7 @@ func (h *EraHandshake) discover(version string, probing bool) HandshakeStep {
 	return st
 }
 
-func (h *EraHandshake) initialize(version string) HandshakeStep {
+func (h *eraRun) initialize(version string) HandshakeStep {
 	h.steps++
 	h.sent, h.version, h.probing = messages.MethodInitialize, version, false
 	lh := LegacyHandshake{ClientInfo: h.ClientInfo, Offer: version}
@@ -302,7 +314,7 @@ func (h *EraHandshake) initialize(version string) HandshakeStep {
 // them in the legacy era: sampling, elicitation and roots reach a
 // 2026-07-28 client as the input requests of an input_required answer,
 // which the engine answers with the same handlers (input_rounds.go).
-func (h *EraHandshake) meta(version string) (*messages.RequestMeta, error) {
+func (h *eraRun) meta(version string) (*messages.RequestMeta, error) {
 	return messages.NewRequestMeta(version, clientInfo(h.ClientInfo), modernCapabilities(h.caps))
 }
 
@@ -342,14 +354,14 @@ func containsVersion(list []string, v string) bool {
 
 // Request implements Handshake for callers that run one step: the first
 // request of Begin.
-func (h *EraHandshake) Request(caps messages.ClientCapabilities) (string, any) {
+func (h *eraRun) Request(caps messages.ClientCapabilities) (string, any) {
 	st := h.Begin(caps)
 	return st.Method, st.Params
 }
 
 // Accept implements Handshake: the answer to the last request, accepted
 // only when it ends the handshake.
-func (h *EraHandshake) Accept(result messages.RawMessage) (Negotiated, error) {
+func (h *eraRun) Accept(result messages.RawMessage) (Negotiated, error) {
 	st := h.Step(result, nil)
 	switch {
 	case st.Err != nil:
@@ -362,7 +374,7 @@ func (h *EraHandshake) Accept(result messages.RawMessage) (Negotiated, error) {
 
 // Completed implements Handshake: notifications/initialized ends a legacy
 // handshake; the modern era has no such notification.
-func (h *EraHandshake) Completed() (string, bool) {
+func (h *eraRun) Completed() (string, bool) {
 	if h.legacy {
 		return messages.NotificationInitialized, true
 	}

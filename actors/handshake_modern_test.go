@@ -59,7 +59,7 @@ func TestEraHandshakeProbesThenSettlesOnTheServersEra(t *testing.T) {
 	for _, c := range notModern {
 		t.Run("legacy: "+c.name, func(t *testing.T) {
 			cache := NewEraCache()
-			h := &EraHandshake{Cache: cache, Key: "srv", ProbeTimeout: 7 * time.Second}
+			h := (&EraHandshake{Cache: cache, Key: "srv", ProbeTimeout: 7 * time.Second}).NewRun().(*eraRun)
 			st := h.Begin(messages.ClientCapabilities{})
 			assert.Equal(t, "discover 2026-07-28", offered(t, st))
 			assert.Equal(t, 7*time.Second, st.Timeout, "the probe has its own, shorter, timeout")
@@ -73,13 +73,13 @@ func TestEraHandshakeProbesThenSettlesOnTheServersEra(t *testing.T) {
 			assert.Equal(t, messages.Version20251125, cache.Get("srv"))
 
 			// The next handshake with the same server skips the probe.
-			h2 := &EraHandshake{Cache: cache, Key: "srv"}
+			h2 := (&EraHandshake{Cache: cache, Key: "srv"}).NewRun().(*eraRun)
 			assert.Equal(t, "initialize 2025-11-25", offered(t, h2.Begin(messages.ClientCapabilities{})))
 		})
 	}
 	t.Run("modern", func(t *testing.T) {
 		cache := NewEraCache()
-		h := &EraHandshake{Cache: cache, Key: "srv", ClientInfo: messages.Implementation{Name: "c", Version: "2"}}
+		h := (&EraHandshake{Cache: cache, Key: "srv", ClientInfo: messages.Implementation{Name: "c", Version: "2"}}).NewRun().(*eraRun)
 		offered(t, h.Begin(messages.ClientCapabilities{Sampling: &messages.SamplingCapability{},
 			Roots: &messages.RootsCapability{ListChanged: true}, Tasks: &messages.TasksCapability{}}))
 		st := h.Step(discoverResult(messages.Version20260728, messages.Version20251125), nil)
@@ -99,7 +99,7 @@ func TestEraHandshakeProbesThenSettlesOnTheServersEra(t *testing.T) {
 
 func TestEraHandshakeFollowsUnsupportedVersionErrors(t *testing.T) {
 	t.Run("discover refused, only legacy listed: initialize in it", func(t *testing.T) {
-		h := &EraHandshake{}
+		h := (&EraHandshake{}).NewRun().(*eraRun)
 		offered(t, h.Begin(messages.ClientCapabilities{}))
 		assert.Equal(t, "initialize 2025-06-18", offered(t, h.Step(nil, unsupported("2025-06-18", "1999-01-01"))))
 		st := h.Step(initResult(messages.Version20250618), nil)
@@ -109,7 +109,7 @@ func TestEraHandshakeFollowsUnsupportedVersionErrors(t *testing.T) {
 	t.Run("initialize refused by a modern server: discover", func(t *testing.T) {
 		cache := NewEraCache()
 		cache.Put("srv", messages.Version20251125) // stale: the server was upgraded
-		h := &EraHandshake{Cache: cache, Key: "srv"}
+		h := (&EraHandshake{Cache: cache, Key: "srv"}).NewRun().(*eraRun)
 		assert.Equal(t, "initialize 2025-11-25", offered(t, h.Begin(messages.ClientCapabilities{})))
 		assert.Equal(t, "discover 2026-07-28", offered(t, h.Step(nil, unsupported("2026-07-28"))))
 		assert.Empty(t, cache.Get("srv"), "the stale entry is dropped")
@@ -118,13 +118,13 @@ func TestEraHandshakeFollowsUnsupportedVersionErrors(t *testing.T) {
 		assert.Equal(t, messages.Version20260728, cache.Get("srv"))
 	})
 	t.Run("initialize refused, an older legacy version listed", func(t *testing.T) {
-		h := &EraHandshake{Pin: ""}
+		h := (&EraHandshake{Pin: ""}).NewRun().(*eraRun)
 		offered(t, h.Begin(messages.ClientCapabilities{}))
 		offered(t, h.Step(nil, messages.ErrMethodNotFound))
 		assert.Equal(t, "initialize 2024-11-05", offered(t, h.Step(nil, unsupported("2024-11-05"))))
 	})
 	t.Run("nothing in common: permanent", func(t *testing.T) {
-		h := &EraHandshake{}
+		h := (&EraHandshake{}).NewRun().(*eraRun)
 		offered(t, h.Begin(messages.ClientCapabilities{}))
 		st := h.Step(nil, unsupported("2099-01-01"))
 		var nc *NoCommonVersionError
@@ -135,7 +135,7 @@ func TestEraHandshakeFollowsUnsupportedVersionErrors(t *testing.T) {
 		assert.ErrorIs(t, st.Err, messages.ErrUnsupportedProtocolVersion)
 	})
 	t.Run("the same version refused again: permanent, no loop", func(t *testing.T) {
-		h := &EraHandshake{}
+		h := (&EraHandshake{}).NewRun().(*eraRun)
 		offered(t, h.Begin(messages.ClientCapabilities{}))
 		st := h.Step(nil, unsupported("2026-07-28"))
 		var nc *NoCommonVersionError
@@ -145,7 +145,7 @@ func TestEraHandshakeFollowsUnsupportedVersionErrors(t *testing.T) {
 
 func TestEraHandshakePinsAndModernRefusals(t *testing.T) {
 	t.Run("pinned modern never falls back", func(t *testing.T) {
-		h := &EraHandshake{Pin: messages.Version20260728}
+		h := (&EraHandshake{Pin: messages.Version20260728}).NewRun().(*eraRun)
 		st := h.Begin(messages.ClientCapabilities{})
 		assert.Equal(t, "discover 2026-07-28", offered(t, st))
 		assert.Zero(t, st.Timeout, "a pinned era is not a probe")
@@ -155,7 +155,7 @@ func TestEraHandshakePinsAndModernRefusals(t *testing.T) {
 		assert.Equal(t, supervisor.Permanent, supervisor.Classify(st.Err))
 	})
 	t.Run("pinned legacy is offered at once and kept", func(t *testing.T) {
-		h := &EraHandshake{Pin: messages.Version20250326, Strict: true}
+		h := (&EraHandshake{Pin: messages.Version20250326, Strict: true}).NewRun().(*eraRun)
 		assert.Equal(t, "initialize 2025-03-26", offered(t, h.Begin(messages.ClientCapabilities{})))
 		st := h.Step(initResult(messages.Version20251125), nil)
 		require.ErrorIs(t, st.Err, ErrVersionMismatch)
@@ -163,7 +163,7 @@ func TestEraHandshakePinsAndModernRefusals(t *testing.T) {
 		require.Error(t, st.Err, "a pin does not move")
 	})
 	t.Run("missing client capability on discover is permanent", func(t *testing.T) {
-		h := &EraHandshake{}
+		h := (&EraHandshake{}).NewRun().(*eraRun)
 		offered(t, h.Begin(messages.ClientCapabilities{}))
 		st := h.Step(nil, messages.TypedError(&messages.WireError{Code: messages.CodeMissingClientCapability, Message: "m",
 			Data: messages.RawMessage(`{"requiredCapabilities":{"roots":{}}}`)}))
@@ -172,12 +172,12 @@ func TestEraHandshakePinsAndModernRefusals(t *testing.T) {
 		assert.Equal(t, supervisor.Permanent, supervisor.Classify(st.Err))
 	})
 	t.Run("a discover answer without versions is a legacy server's", func(t *testing.T) {
-		h := &EraHandshake{}
+		h := (&EraHandshake{}).NewRun().(*eraRun)
 		offered(t, h.Begin(messages.ClientCapabilities{}))
 		assert.Equal(t, "initialize 2025-11-25", offered(t, h.Step(initResult(messages.Version20251125), nil)))
 	})
 	t.Run("bounded", func(t *testing.T) {
-		h := &EraHandshake{}
+		h := (&EraHandshake{}).NewRun().(*eraRun)
 		offered(t, h.Begin(messages.ClientCapabilities{}))
 		var st HandshakeStep
 		for i := 0; i < 10; i++ {

@@ -43,8 +43,8 @@ func (a *sessionActor) onResponse(msg *messages.Message) {
 	id, ok := msg.ID.Int64()
 	var c *Call
 	if ok {
-		c = a.pending[id]
-	} else if n, isNumber := msg.ID.NumberInString(); isNumber && a.pending[n] != nil {
+		c = a.pending.get(id)
+	} else if n, isNumber := msg.ID.NumberInString(); isNumber && a.pending.get(n) != nil {
 		// Our ids are numbers: this is request n's answer with its id
 		// mangled. Valid JSON-RPC, but not an answer to n; say so now.
 		a.sh.stats.InvalidFrames.Add(1)
@@ -78,7 +78,7 @@ func (a *sessionActor) onBrokenAnswer(id messages.ID, reason string) {
 	if !ok {
 		n, ok = id.NumberInString()
 	}
-	c := a.pending[n]
+	c := a.pending.get(n)
 	if !ok || c == nil {
 		a.sh.log.Debug("dropped broken answer to no pending request", slog.String("session", a.sh.name), slog.String("id", id.String()))
 		return
@@ -118,7 +118,7 @@ func (a *sessionActor) onProgress(msg *messages.Message) {
 	if !ok {
 		return
 	}
-	c := a.pending[id]
+	c := a.pending.get(id)
 	if c == nil || c.Progress == nil {
 		return
 	}

@@ -110,11 +110,12 @@ func (a *sessionActor) onDialed(ctx actor.Context, m *dialed) {
 }
 
 func (a *sessionActor) beginHandshake() {
-	if st, ok := a.sh.cfg.Handshake.(SteppedHandshake); ok {
+	hs := a.sh.cfg.Handshake.NewRun()
+	a.handshakeRun = hs
+	if st, ok := hs.(SteppedHandshake); ok {
 		a.handshakeStep(st, st.Begin(a.sh.cfg.clientCapabilities()))
 		return
 	}
-	hs := a.sh.cfg.Handshake
 	method, params := hs.Request(a.sh.cfg.clientCapabilities())
 	raw, err := messages.Marshal(params)
 	if err != nil {
@@ -155,19 +156,21 @@ func (a *sessionActor) becomeReady(neg Negotiated) {
 	if s, ok := a.sh.cfg.Handshake.(negotiatedSharer); ok {
 		shared = s.share(shared)
 	}
+	hs := a.handshakeRun
+	a.handshakeRun = nil // its state is no use once ready
 	a.sh.facts.negotiated.Store(shared)
 	// The restarter is not reset here: a server that dies right after its
 	// handshake would be respawned at the first delay forever. It starts
 	// over only when a connection stayed ready long enough
 	// (connectionFailed, supervisor.Policy.ResetAfter).
-	a.readySince = time.Now()
+	a.readySince = monoNow()
 	a.setState(StateReady, nil)
 	// The connection learns whether to listen before the handshake's last
 	// notification is written: Streamable HTTP holds that notification
 	// until its GET stream is open, so a list change the server sends
 	// right after it is not lost.
 	a.tellConnection()
-	if method, ok := a.sh.cfg.Handshake.Completed(); ok {
+	if method, ok := hs.Completed(); ok {
 		a.writeNotification(method, nil)
 	}
 	a.replaySessionState()
@@ -225,8 +228,8 @@ func (a *sessionActor) connectionFailed(err error) {
 	a.sh.log.Debug("connection failed", slog.String("session", a.sh.name), slog.Any("error", err))
 	a.failInFlight(&ConnectionLostError{Cause: err})
 	var readyFor time.Duration
-	if !a.readySince.IsZero() {
-		readyFor = time.Since(a.readySince)
+	if a.readySince != 0 {
+		readyFor = monoNow() - a.readySince
 	}
 	a.restarts().ConnectionEnded(readyFor)
 	a.sessionEnded(err)

@@ -233,7 +233,7 @@ func (a *sessionActor) closeListen() {
 	}
 	c := a.listen.call
 	a.listen.call = nil
-	if c.id != 0 && a.pending[c.id] == c {
+	if c.id != 0 && a.pending.get(c.id) == c {
 		a.forget(c.id)
 		if a.conn != nil {
 			a.sendCancelled(c.id, errListenReplaced)

@@ -82,7 +82,7 @@ func (a *sessionActor) transmit(c *Call) {
 			}
 			meta = neg.RequestMeta
 		}
-		if len(a.pending) >= a.sh.cfg.MaxInFlight {
+		if a.pending.len() >= a.sh.cfg.MaxInFlight {
 			c.finish(a, nil, ErrTooManyInFlight)
 			return
 		}
@@ -105,7 +105,7 @@ func (a *sessionActor) transmit(c *Call) {
 		// one deadline, from its first send.
 		params = r.params
 	}
-	a.pending[c.id] = c
+	a.pending.put(c)
 	if c.noDeadline() {
 		a.listenID = c.id
 	}
@@ -128,7 +128,7 @@ func (a *sessionActor) transmit(c *Call) {
 
 // forget removes a request from the pending map.
 func (a *sessionActor) forget(id int64) {
-	delete(a.pending, id)
+	a.pending.delete(id)
 	if id == a.listenID {
 		a.listenID = 0
 	}
@@ -142,7 +142,7 @@ func (a *sessionActor) forget(id int64) {
 // answer. Its notifications are read like an idle session's, by whoever
 // holds the turn, or by the reader goroutine within idleGrace.
 func (a *sessionActor) publishPending() {
-	n := len(a.pending)
+	n := a.pending.len()
 	if a.listenID != 0 {
 		n--
 	}
@@ -201,7 +201,7 @@ func (a *sessionActor) onCancel(m *cancelCall) {
 	if c.isFinished() {
 		return
 	}
-	if c.id != 0 && a.pending[c.id] == c {
+	if c.id != 0 && a.pending.get(c.id) == c {
 		a.forget(c.id)
 		a.sendCancelled(c.id, m.reason)
 	} else {
@@ -238,10 +238,11 @@ func (a *sessionActor) armSweep(t time.Time) {
 	if t.IsZero() {
 		return // no deadline
 	}
-	if !a.sweepAt.IsZero() && !t.Before(a.sweepAt) {
+	at := t.Sub(monoStart)
+	if a.sweepAt != 0 && at >= a.sweepAt {
 		return
 	}
-	a.sweepAt = t
+	a.sweepAt = at
 	d := time.Until(t)
 	if a.sweepTimer == nil {
 		sched, self := a.sh.sched, a.self
@@ -255,20 +256,20 @@ func (a *sessionActor) armSweep(t time.Time) {
 // queued: never sent) and re-arms the timer for the next deadline.
 func (a *sessionActor) sweep() {
 	now := time.Now()
-	a.sweepAt = time.Time{}
+	a.sweepAt = 0
 	var next time.Time
 	consider := func(t time.Time) {
 		if next.IsZero() || t.Before(next) {
 			next = t
 		}
 	}
-	for id, c := range a.pending {
+	a.pending.each(func(id int64, c *Call) {
 		if c.deadline.IsZero() {
-			continue // no deadline (the listen)
+			return // no deadline (the listen)
 		}
 		if now.Before(c.deadline) {
 			consider(c.deadline)
-			continue
+			return
 		}
 		a.forget(id)
 		a.sh.stats.Timeouts.Add(1)
@@ -276,7 +277,7 @@ func (a *sessionActor) sweep() {
 			a.sendCancelled(id, a.timeoutError(c))
 		}
 		c.finish(a, nil, a.timeoutError(c))
-	}
+	})
 	a.sweepRounds(now, consider)
 	kept := a.queue[:0]
 	for _, c := range a.queue {
@@ -304,10 +305,10 @@ func (a *sessionActor) sweep() {
 // failInFlight fails every sent request at once: their fate on the server
 // is unknown, and no caller may hang on a dead connection.
 func (a *sessionActor) failInFlight(err error) {
-	for id, c := range a.pending {
+	a.pending.each(func(id int64, c *Call) {
 		a.forget(id)
 		c.finish(a, nil, err)
-	}
+	})
 }
 
 // failQueue fails every request still waiting for ready, and those whose

@@ -30,13 +30,16 @@ type sessionActor struct {
 	restarter *supervisor.Restarter // made at the first failure (restarts)
 
 	nextID  int64
-	pending map[int64]*Call
+	pending pendingTable
 	// handshake is the handshake request in flight, nil otherwise. Whoever
 	// fails it on the session's behalf (connectionFailed, closeForGood, a
 	// panic restart) clears it first, so that its completion, which would
 	// otherwise fail the connection, does nothing: one failure, one restart.
 	handshake *Call
-	queue     []*Call // calls waiting for ready, in arrival order
+	// handshakeRun is the strategy of the handshake under way (or the last
+	// one that failed), nil once ready.
+	handshakeRun Handshake
+	queue        []*Call // calls waiting for ready, in arrival order
 
 	// server-initiated requests being handled, by id (String form keeps the
 	// number/string distinction), to cancel them on notifications/cancelled.
@@ -53,14 +56,18 @@ type sessionActor struct {
 	listenID int64
 
 	sweepTimer *time.Timer
-	sweepAt    time.Time
+	// sweepAt is the deadline the timer is armed for (since monoStart),
+	// 0 when it is not.
+	sweepAt    time.Duration
 	retryTimer *time.Timer
 	dialCancel context.CancelFunc
 
 	// Lifecycle telemetry (nil when off).
 	connectSpan *telemetry.PhaseSpan
 	backoffSpan *telemetry.PhaseSpan
-	readySince  time.Time
+	// readySince is when the connection became ready (monoNow), 0 when
+	// it is not ready.
+	readySince time.Duration
 }
 
 // connection is the live transport of one epoch and its helpers.
@@ -75,7 +82,7 @@ type connection struct {
 // the session actor for sh.
 func newSessionProps(sh *Shared) *actor.Props {
 	return actor.PropsFromProducer(func() actor.Actor {
-		return &sessionActor{sh: sh, pending: map[int64]*Call{}}
+		return &sessionActor{sh: sh}
 	}, actor.WithDispatcher(sh.sched), actor.WithMailbox(newSessionMailbox))
 }
 
@@ -171,3 +178,11 @@ func (a *sessionActor) stopTimers() {
 		a.dialCancel = nil
 	}
 }
+
+// monoStart anchors monoNow.
+var monoStart = time.Now()
+
+// monoNow is the monotonic time since the process started: a
+// time.Duration is 8 bytes where a time.Time is 24, and the session
+// actor's instants need only be subtracted.
+func monoNow() time.Duration { return time.Since(monoStart) }

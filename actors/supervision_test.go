@@ -22,6 +22,8 @@ type panickyHandshake struct {
 	accepts atomic.Int32
 }
 
+func (h *panickyHandshake) NewRun() Handshake { return h }
+
 func (h *panickyHandshake) Accept(result messages.RawMessage) (Negotiated, error) {
 	if h.accepts.Add(1) == 1 {
 		panic("handshake strategy bug")

@@ -2,7 +2,6 @@ package actors
 
 import (
 	"errors"
-	"time"
 
 	"github.com/mcpengine/mcpengine/telemetry"
 	"github.com/mcpengine/mcpengine/transport"
@@ -35,7 +34,7 @@ func (a *sessionActor) endPhases(err error) {
 // sessionEnded records how long the connection that just ended had been
 // ready (mcp.client.session.duration), once per connection.
 func (a *sessionActor) sessionEnded(err error) {
-	if a.readySince.IsZero() {
+	if a.readySince == 0 {
 		return
 	}
 	if a.sh.cfg.Telemetry != nil {
@@ -43,9 +42,9 @@ func (a *sessionActor) sessionEnded(err error) {
 		if n := a.sh.Negotiated(); n != nil {
 			version = n.ProtocolVersion
 		}
-		a.sh.cfg.Telemetry.SessionEnded(a.sh.cfg.peer(), version, time.Since(a.readySince), err)
+		a.sh.cfg.Telemetry.SessionEnded(a.sh.cfg.peer(), version, monoNow()-a.readySince, err)
 	}
-	a.readySince = time.Time{}
+	a.readySince = 0
 }
 
 // transportSessionID is the server-assigned session id of connections that
