@@ -160,8 +160,10 @@ type Engine struct {
 	// share ("public"), keyed by server.
 	results resultCache
 
-	tel           *telemetry.Telemetry // nil when telemetry is off
-	observeMetric metric.Registration  // the observable instruments, if any
+	tel *telemetry.Telemetry // nil when telemetry is off
+	// settings are what every session actor of the engine shares.
+	settings      *actors.Settings
+	observeMetric metric.Registration // the observable instruments, if any
 }
 
 // New starts an engine.
@@ -179,6 +181,17 @@ func New(cfg Config) *Engine {
 		eras:     actors.NewEraCache(),
 	}
 	e.startTelemetry()
+	e.settings = (&actors.Settings{
+		InitTimeout:         cfg.InitTimeout,
+		MaxInFlight:         cfg.MaxInFlight,
+		MaxFrameBytes:       cfg.MaxFrameBytes,
+		QueueLimit:          cfg.QueueLimit,
+		Backoff:             cfg.Backoff,
+		MaxBudgetedRetries:  cfg.RestartBudget,
+		RetryInitialConnect: cfg.RetryInitialConnect,
+		Logger:              cfg.Logger,
+		Telemetry:           e.tel,
+	}).WithDefaults()
 	return e
 }
 
@@ -300,21 +313,13 @@ func (e *Engine) handshakeFor(key string) *actors.EraHandshake {
 func (e *Engine) actorConfig(sc SessionConfig, key string, dialer transport.Dialer) (ac actors.SessionConfig, served *servedTasks) {
 	c := e.cfg
 	ac = actors.SessionConfig{
-		Name:                sc.Name,
-		Dialer:              dialer,
-		Handshake:           e.handshakeFor(key),
-		RequestTimeout:      firstDuration(sc.RequestTimeout, c.RequestTimeout),
-		InitTimeout:         c.InitTimeout,
-		MaxInFlight:         c.MaxInFlight,
-		MaxFrameBytes:       c.MaxFrameBytes,
-		QueueLimit:          c.QueueLimit,
-		Backoff:             c.Backoff,
-		MaxBudgetedRetries:  c.RestartBudget,
-		RetryInitialConnect: c.RetryInitialConnect,
-		Roots:               c.Roots,
-		Logger:              c.Logger,
-		Telemetry:           e.tel,
-		Peer:                e.sessionPeer(sc),
+		Name:           sc.Name,
+		Dialer:         dialer,
+		Handshake:      e.handshakeFor(key),
+		RequestTimeout: firstDuration(sc.RequestTimeout, c.RequestTimeout),
+		Settings:       e.settings,
+		Roots:          c.Roots,
+		Peer:           e.sessionPeer(sc),
 	}
 	if sc.Roots != nil {
 		ac.Roots = sc.Roots

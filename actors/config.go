@@ -44,26 +44,10 @@ type SessionConfig struct {
 	Handshake HandshakePlan
 
 	RequestTimeout time.Duration
-	InitTimeout    time.Duration
-	MaxInFlight    int
-	QueueLimit     int
-	DispatchQueue  int
 
-	// MaxFrameBytes caps one received frame in the decoder, as the
-	// transport does while reading (default messages.MaxMessageBytes):
-	// a frame the transport let through must decode.
-	MaxFrameBytes int
-
-	Backoff supervisor.Policy
-	// RetryInitialConnect keeps retrying, under Backoff, a session whose
-	// first connection never reached its server (refused, unresolvable
-	// host, TLS failure, command not started): for a server that is still
-	// starting. Without it such a session closes at once with a
-	// *ConnectError.
-	RetryInitialConnect bool
-	// MaxBudgetedRetries bounds consecutive restarts for failures that carry
-	// a budget (version mismatch); default 5.
-	MaxBudgetedRetries int
+	// Settings are shared with the engine's other sessions (nil: the
+	// defaults). Its fields read as the config's own (cfg.InitTimeout).
+	*Settings
 
 	// Roots, when non-nil, is answered to roots/list and advertises the
 	// roots capability (with listChanged).
@@ -81,25 +65,61 @@ type SessionConfig struct {
 	// Shared, which is kept inside its size class.
 	ServedTasks *ServedTasks
 
-	Logger *slog.Logger
-
 	// NotificationTap, when set, sees every server notification on the
 	// session's goroutine, before any watcher, whether or not one is
 	// registered (so it opens no listen). It must not block or keep
 	// n.Params. The engine's result cache drops results with it.
 	NotificationTap func(n Notification)
 
-	// Telemetry, when not nil, traces calls and the session lifecycle and
-	// records metrics; nil costs nothing. Peer describes the server for it
-	// (nil without telemetry: only telemetry reads it, and every session's
-	// Shared holds a copy of this config).
-	Telemetry *telemetry.Telemetry
-	Peer      *telemetry.Peer
+	// Peer describes the server for telemetry (nil without telemetry:
+	// only telemetry reads it).
+	Peer *telemetry.Peer
 }
 
-func (c *SessionConfig) withDefaults() {
-	if c.RequestTimeout <= 0 {
-		c.RequestTimeout = defaultRequestTimeout
+// Settings are the parts of a session's configuration that the sessions
+// of an engine have in common: one copy behind a pointer, rather than a
+// copy in every session's Shared, which must stay inside its size class.
+// A Settings is not changed once a session uses it.
+type Settings struct {
+	InitTimeout   time.Duration
+	MaxInFlight   int
+	QueueLimit    int
+	DispatchQueue int
+
+	// MaxFrameBytes caps one received frame in the decoder, as the
+	// transport does while reading (default messages.MaxMessageBytes):
+	// a frame the transport let through must decode.
+	MaxFrameBytes int
+
+	Backoff supervisor.Policy
+	// RetryInitialConnect keeps retrying, under Backoff, a session whose
+	// first connection never reached its server (refused, unresolvable
+	// host, TLS failure, command not started): for a server that is still
+	// starting. Without it such a session closes at once with a
+	// *ConnectError.
+	RetryInitialConnect bool
+	// MaxBudgetedRetries bounds consecutive restarts for failures that carry
+	// a budget (version mismatch); default 5.
+	MaxBudgetedRetries int
+
+	Logger *slog.Logger
+
+	// Telemetry, when not nil, traces calls and the session lifecycle and
+	// records metrics; nil costs nothing.
+	Telemetry *telemetry.Telemetry
+}
+
+// WithDefaults returns s with every unset field at its default: s itself
+// when nothing is unset (so sessions sharing it keep sharing it), else a
+// copy.
+func (s *Settings) WithDefaults() *Settings {
+	if s != nil && s.InitTimeout > 0 && s.MaxInFlight > 0 && s.QueueLimit > 0 &&
+		s.MaxFrameBytes > 0 && s.DispatchQueue > 0 && s.Logger != nil {
+		return s
+	}
+	c := Settings{}
+	if s != nil {
+		c = *s
 	}
 	if c.InitTimeout <= 0 {
 		c.InitTimeout = DefaultInitTimeout
@@ -119,6 +139,14 @@ func (c *SessionConfig) withDefaults() {
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
 	}
+	return &c
+}
+
+func (c *SessionConfig) withDefaults() {
+	if c.RequestTimeout <= 0 {
+		c.RequestTimeout = defaultRequestTimeout
+	}
+	c.Settings = c.Settings.WithDefaults()
 	if c.Handshake == nil {
 		c.Handshake = &LegacyHandshake{}
 	}

@@ -59,7 +59,7 @@ func runCrashLoop(t *testing.T, policy supervisor.Policy, connections int32) (at
 		sys.Shutdown()
 		workers.Stop(nil)
 	}()
-	sh = NewShared(sys, workers, SessionConfig{Name: "crash-loop", Dialer: diesAfterHandshake(connections, &dials, blocked), Backoff: policy})
+	sh = NewShared(sys, workers, SessionConfig{Name: "crash-loop", Dialer: diesAfterHandshake(connections, &dials, blocked), Settings: &Settings{Backoff: policy}})
 	var mu sync.Mutex
 	readies := 0
 	sh.WatchState(func(ch StateChange) {

@@ -83,8 +83,10 @@ func TestConnectionLostDuringInitializeIsHandledOnce(t *testing.T) {
 	sh := NewShared(sys, workers, SessionConfig{
 		Name:      "dies-on-initialize",
 		Dialer:    dieOnInitialize,
-		Backoff:   supervisor.Policy{Initial: time.Millisecond, Max: time.Millisecond, Jitter: -1},
-		Telemetry: tel,
+		Settings: &Settings{
+			Backoff:   supervisor.Policy{Initial: time.Millisecond, Max: time.Millisecond, Jitter: -1},
+			Telemetry: tel,
+		},
 	})
 	var attempts []int
 	var amu sync.Mutex

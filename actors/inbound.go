@@ -54,7 +54,7 @@ func (a *sessionActor) onResponse(msg *messages.Message) {
 	if c == nil {
 		// Late (after a timeout or cancel) or unknown: harmless, but visible.
 		a.sh.stats.LateResponses.Add(1)
-		a.sh.log.Debug("dropped response to no pending request", slog.String("session", a.sh.name), slog.String("id", msg.ID.String()))
+		a.sh.cfg.Logger.Debug("dropped response to no pending request", slog.String("session", a.sh.name), slog.String("id", msg.ID.String()))
 		return
 	}
 	a.forget(id)
@@ -80,7 +80,7 @@ func (a *sessionActor) onBrokenAnswer(id messages.ID, reason string) {
 	}
 	c := a.pending.get(n)
 	if !ok || c == nil {
-		a.sh.log.Debug("dropped broken answer to no pending request", slog.String("session", a.sh.name), slog.String("id", id.String()))
+		a.sh.cfg.Logger.Debug("dropped broken answer to no pending request", slog.String("session", a.sh.name), slog.String("id", id.String()))
 		return
 	}
 	a.forget(n)

@@ -34,7 +34,7 @@ func (a *sessionActor) startConnecting() {
 		conn, err := dialer.Dial(dctx)
 		m := &dialed{epoch: epoch, conn: conn, err: err, taken: make(chan bool, 1)}
 		sched.post(self, m, onWorker)
-		if conn != nil && !dialTaken(m, sh.facts.closed) {
+		if conn != nil && !dialTaken(m, sh) {
 			closeRefused(conn)
 		}
 	}()
@@ -42,18 +42,25 @@ func (a *sessionActor) startConnecting() {
 
 // dialTaken waits for the session's answer to a dialed connection. A
 // session that closed meanwhile may have stopped before reading the
-// message, which then never gets an answer; it answers before closing
-// sh.facts.closed when it took the connection, and after closing it never does.
-func dialTaken(m *dialed, closed <-chan struct{}) bool {
-	select {
-	case taken := <-m.taken:
-		return taken
-	case <-closed:
+// message, which then never gets an answer; it answers before it moves to
+// closed when it took the connection, and after that it never does. The
+// wait watches state changes rather than sh.Closed(), whose channel,
+// once made, a session would keep for its whole life.
+func dialTaken(m *dialed, sh *Shared) bool {
+	for {
+		changed := sh.StateChanged()
+		if sh.State() == StateClosed {
+			select {
+			case taken := <-m.taken:
+				return taken
+			default:
+				return false
+			}
+		}
 		select {
 		case taken := <-m.taken:
 			return taken
-		default:
-			return false
+		case <-changed:
 		}
 	}
 }
@@ -82,7 +89,7 @@ func (a *sessionActor) onDialed(ctx actor.Context, m *dialed) {
 	a.connectSpan.End(m.err)
 	a.connectSpan = nil
 	if m.err != nil {
-		a.sh.log.Debug("dial failed", slog.String("session", a.sh.name), slog.Any("error", m.err))
+		a.sh.cfg.Logger.Debug("dial failed", slog.String("session", a.sh.name), slog.Any("error", m.err))
 		a.retryLater(m.err)
 		return
 	}
@@ -194,7 +201,7 @@ func (a *sessionActor) replaySessionState() {
 	logFailure := func(what string) func(*sessionActor, messages.RawMessage, error) {
 		return func(a *sessionActor, _ messages.RawMessage, err error) {
 			if err != nil {
-				a.sh.log.Warn("replay after reconnect failed", slog.String("session", a.sh.name), slog.String("what", what), slog.Any("error", err))
+				a.sh.cfg.Logger.Warn("replay after reconnect failed", slog.String("session", a.sh.name), slog.String("what", what), slog.Any("error", err))
 			}
 		}
 	}
@@ -225,7 +232,7 @@ func (a *sessionActor) connectionFailed(err error) {
 	if a.conn != nil {
 		err = withServerStderr(err, a.conn.conn)
 	}
-	a.sh.log.Debug("connection failed", slog.String("session", a.sh.name), slog.Any("error", err))
+	a.sh.cfg.Logger.Debug("connection failed", slog.String("session", a.sh.name), slog.Any("error", err))
 	a.failInFlight(&ConnectionLostError{Cause: err})
 	var readyFor time.Duration
 	if a.readySince != 0 {
@@ -330,5 +337,5 @@ func (a *sessionActor) closeForGood(cause error) {
 	a.failInFlight(&ClosedError{Cause: cause})
 	a.failQueue(&ClosedError{Cause: cause})
 	a.setState(StateClosed, cause)
-	close(a.sh.facts.closed)
+	a.sh.markClosed()
 }

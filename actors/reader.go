@@ -39,7 +39,7 @@ func deliverFrame(session *actor.PID, epoch uint64, sh *Shared, frame []byte, by
 	var broken *brokenAnswers
 	for _, e := range errs {
 		sh.stats.InvalidFrames.Add(1)
-		sh.log.Warn("discarded invalid frame", slog.String("session", sh.name), slog.Any("error", e))
+		sh.cfg.Logger.Warn("discarded invalid frame", slog.String("session", sh.name), slog.Any("error", e))
 		// A broken answer that names its request still ends it (inbound.go).
 		if ime, ok := e.(*messages.InvalidMessageError); ok && ime.ID.IsValid() {
 			if broken == nil {

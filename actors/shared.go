@@ -1,7 +1,6 @@
 package actors
 
 import (
-	"log/slog"
 	"sync"
 	"sync/atomic"
 
@@ -27,7 +26,6 @@ type Shared struct {
 	cfg     SessionConfig
 	sys     *actor.ActorSystem
 	workers *WorkerPool
-	log     *slog.Logger
 	// sched is the session mailbox's dispatcher and the one way to post to
 	// the session (post says who runs the batch it wakes).
 	sched     *mailboxScheduler
@@ -60,8 +58,11 @@ type facts struct {
 	// Mcp-Session-Id); nil otherwise. Apart from negotiated, which
 	// sessions share.
 	sessionID atomic.Pointer[string]
-	closed    chan struct{} // closed once the session is closed for good
-	closeErr  error         // set before closed is closed
+	// closed holds the chan struct{} closed once the session is closed for
+	// good, made when first asked for (Closed): a session nobody waited on
+	// never needs one. Stored under stateMu.
+	closed   atomic.Value
+	closeErr error // set before closed is closed
 }
 
 // connSlots publish the current connection's parts to the goroutines that
@@ -130,9 +131,7 @@ func NewShared(sys *actor.ActorSystem, workers *WorkerPool, cfg SessionConfig) *
 		cfg:     cfg,
 		sys:     sys,
 		workers: workers,
-		log:     cfg.Logger,
 	}
-	sh.facts.closed = make(chan struct{})
 	sh.sched = newMailboxScheduler(sh)
 	sh.callbacks = newCallbackQueue(cfg.DispatchQueue, &sh.stats.CallbacksDropped)
 	if cfg.Roots != nil {
@@ -178,7 +177,39 @@ func (sh *Shared) TransportSessionID() string {
 }
 
 // Closed is closed once the session is closed for good.
-func (sh *Shared) Closed() <-chan struct{} { return sh.facts.closed }
+func (sh *Shared) Closed() <-chan struct{} {
+	if ch, ok := sh.facts.closed.Load().(chan struct{}); ok {
+		return ch
+	}
+	sh.facts.stateMu.Lock()
+	defer sh.facts.stateMu.Unlock()
+	if ch, ok := sh.facts.closed.Load().(chan struct{}); ok {
+		return ch
+	}
+	ch := make(chan struct{})
+	sh.facts.closed.Store(ch)
+	return ch
+}
+
+// markClosed closes the channel Closed returns, or leaves one already
+// closed for the callers to come.
+func (sh *Shared) markClosed() {
+	sh.facts.stateMu.Lock()
+	defer sh.facts.stateMu.Unlock()
+	if ch, ok := sh.facts.closed.Load().(chan struct{}); ok {
+		close(ch)
+		return
+	}
+	sh.facts.closed.Store(closedChan)
+}
+
+// closedChan is the closed channel of the sessions closed before anyone
+// asked for theirs.
+var closedChan = func() chan struct{} {
+	ch := make(chan struct{})
+	close(ch)
+	return ch
+}()
 
 // CloseErr is why the session closed (nil when Close was called). Valid
 // once Closed() is closed.

@@ -38,7 +38,12 @@ func startSession(t *testing.T, cfg SessionConfig) (*Handle, func()) {
 	if cfg.Dialer == nil {
 		cfg.Dialer = memory.NewDialer("demo", func(c transport.Conn) { _ = srv.Serve(ctx, c) })
 	}
-	cfg.Backoff = supervisor.Policy{Initial: time.Millisecond, Max: 10 * time.Millisecond}
+	settings := Settings{}
+	if cfg.Settings != nil {
+		settings = *cfg.Settings
+	}
+	settings.Backoff = supervisor.Policy{Initial: time.Millisecond, Max: 10 * time.Millisecond}
+	cfg.Settings = &settings
 	sys := NewSystem(nil)
 	workers := NewWorkerPool(0, 0)
 	reg := NewRegistry(sys)
@@ -93,7 +98,7 @@ func TestInitTimeoutGoesToBackoffAndRetries(t *testing.T) {
 		_ = server // never answers; closed when the client side closes
 		return &closeBoth{Conn: client, other: server}, nil
 	}}
-	h, stop := startSession(t, SessionConfig{Name: "silent", Dialer: silent, InitTimeout: 20 * time.Millisecond})
+	h, stop := startSession(t, SessionConfig{Name: "silent", Dialer: silent, Settings: &Settings{InitTimeout: 20 * time.Millisecond}})
 	defer stop()
 	deadline := time.After(10 * time.Second)
 	for dials.Load() < 3 {
