@@ -81,8 +81,8 @@ func TestConnectionLostDuringInitializeIsHandledOnce(t *testing.T) {
 		workers.Stop(nil)
 	}()
 	sh := NewShared(sys, workers, SessionConfig{
-		Name:      "dies-on-initialize",
-		Dialer:    dieOnInitialize,
+		Name:   "dies-on-initialize",
+		Dialer: dieOnInitialize,
 		Settings: &Settings{
 			Backoff:   supervisor.Policy{Initial: time.Millisecond, Max: time.Millisecond, Jitter: -1},
 			Telemetry: tel,
