@@ -100,7 +100,7 @@ func (c *Call) finish(a *sessionActor, result messages.RawMessage, err error) {
 		// A full queue (a callback that never returns) must not strand the
 		// caller: then it wakes at once.
 		done := c.done
-		if a.sh.callbacks.post(func() { close(done) }) {
+		if a.sh.postCallback(func() { close(done) }) {
 			return
 		}
 	}

@@ -141,7 +141,7 @@ func (a *sessionActor) onProgress(msg *messages.Message) {
 		c.Span.Progress(p)
 	}
 	fn := c.Progress
-	a.sh.callbacks.post(func() { fn(p) })
+	a.sh.postCallback(func() { fn(p) })
 }
 
 // onServerRequest answers what the engine can answer itself (ping,

@@ -11,8 +11,8 @@ import (
 // Its fields are grouped by who may write them, so that the type says who
 // touches what:
 //
-//   - set by NewShared, read-only after: name, cfg, sys, workers, log,
-//     sched, callbacks;
+//   - set by NewShared, read-only after: name, cfg, sys, workers, sched;
+//     callbacks, set once by the first callback;
 //   - facts: written by the session actor, read by anyone;
 //   - conn: the current connection's writer and reader and the pending
 //     count, published by the session actor for the mailbox scheduler and
@@ -29,7 +29,9 @@ type Shared struct {
 	// sched is the session mailbox's dispatcher and the one way to post to
 	// the session (post says who runs the batch it wakes).
 	sched     *mailboxScheduler
-	callbacks *callbackQueue
+	// callbacks runs user callbacks in order; made by the first one (an
+	// idle session without watchers never has any).
+	callbacks atomic.Pointer[callbackQueue]
 
 	facts     facts
 	conn      connSlots
@@ -133,7 +135,6 @@ func NewShared(sys *actor.ActorSystem, workers *WorkerPool, cfg SessionConfig) *
 		workers: workers,
 	}
 	sh.sched = newMailboxScheduler(sh)
-	sh.callbacks = newCallbackQueue(cfg.DispatchQueue, &sh.stats.CallbacksDropped)
 	if cfg.Roots != nil {
 		sh.actorOnly.roots = append([]rootEntry{}, cfg.Roots...)
 	}
@@ -232,5 +233,20 @@ func (sh *Shared) WaitIdle(stop <-chan struct{}) {
 	case <-done:
 	case <-stop:
 	}
-	sh.callbacks.wait(stop)
+	if q := sh.callbacks.Load(); q != nil {
+		q.wait(stop)
+	}
+}
+
+// postCallback queues fn on the session's callback queue, made on first
+// use; it reports false when the queue is full and fn was dropped.
+func (sh *Shared) postCallback(fn func()) bool {
+	q := sh.callbacks.Load()
+	if q == nil {
+		q = newCallbackQueue(sh.cfg.DispatchQueue, &sh.stats.CallbacksDropped)
+		if !sh.callbacks.CompareAndSwap(nil, q) {
+			q = sh.callbacks.Load()
+		}
+	}
+	return q.post(fn)
 }

@@ -84,7 +84,7 @@ func (sh *Shared) publishState(ch StateChange) {
 		fns = append(fns, fn)
 	}
 	w.mu.Unlock()
-	sh.callbacks.post(func() {
+	sh.postCallback(func() {
 		for _, fn := range fns {
 			fn(ch)
 		}
@@ -107,7 +107,7 @@ func (sh *Shared) deliverNotification(n Notification) {
 		fns = append(fns, fn)
 	}
 	w.mu.Unlock()
-	sh.callbacks.post(func() {
+	sh.postCallback(func() {
 		for _, fn := range fns {
 			fn(n)
 		}
