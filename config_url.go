@@ -85,8 +85,11 @@ func (a *AuthConfig) expandEnv() {
 // header is every header the server's requests carry: the configured
 // ones, then the credentials.
 func (s ServerConfig) header() (http.Header, error) {
-	h := http.Header{}
+	var h http.Header // nil without headers: a map per session costs an idle one ~50 B
 	for k, v := range s.Headers {
+		if h == nil {
+			h = http.Header{}
+		}
 		h.Set(k, v)
 	}
 	if a := s.Auth; a != nil {

@@ -190,6 +190,11 @@ func (a *sessionActor) becomeReady(neg Negotiated) {
 			a.transmit(c)
 		}
 	}
+	if a.pending.len() == 0 && len(a.rounds) == 0 {
+		// Nothing left to time out: an idle session keeps no timer until
+		// its first call arms one (which later calls then reuse).
+		a.dropSweepTimer()
+	}
 }
 
 // replaySessionState re-sends what the server forgot with the old

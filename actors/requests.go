@@ -252,6 +252,16 @@ func (a *sessionActor) armSweep(t time.Time) {
 	a.sweepTimer.Reset(d)
 }
 
+// dropSweepTimer stops the deadline timer and lets it go. A sweep it
+// started meanwhile finds nothing overdue.
+func (a *sessionActor) dropSweepTimer() {
+	if a.sweepTimer != nil {
+		a.sweepTimer.Stop()
+		a.sweepTimer = nil
+	}
+	a.sweepAt = 0
+}
+
 // sweep expires overdue requests (pending: with notifications/cancelled;
 // queued: never sent) and re-arms the timer for the next deadline.
 func (a *sessionActor) sweep() {

@@ -28,7 +28,7 @@ type Shared struct {
 	workers *WorkerPool
 	// sched is the session mailbox's dispatcher and the one way to post to
 	// the session (post says who runs the batch it wakes).
-	sched     *mailboxScheduler
+	sched *mailboxScheduler
 	// callbacks runs user callbacks in order; made by the first one (an
 	// idle session without watchers never has any).
 	callbacks atomic.Pointer[callbackQueue]

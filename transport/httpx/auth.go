@@ -28,14 +28,18 @@ func APIKey(name, value string) http.Header {
 	return http.Header{http.CanonicalHeaderKey(name): {value}}
 }
 
-// Merge combines header sets into a new one. Keys are canonicalized; for a
-// key present in several sets the last set wins (its values replace the
-// earlier ones rather than adding to them), so per-server settings can
-// override engine-wide ones.
+// Merge combines header sets into a new one, nil when every set is empty
+// (a connection holds its merged set for its life and only reads it).
+// Keys are canonicalized; for a key present in several sets the last set
+// wins (its values replace the earlier ones rather than adding to them),
+// so per-server settings can override engine-wide ones.
 func Merge(sets ...http.Header) http.Header {
-	out := make(http.Header)
+	var out http.Header
 	for _, h := range sets {
 		for k, v := range h {
+			if out == nil {
+				out = make(http.Header, len(h))
+			}
 			out[http.CanonicalHeaderKey(k)] = append([]string(nil), v...)
 		}
 	}
