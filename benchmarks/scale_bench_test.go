@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"runtime/metrics"
 	"runtime/pprof"
 	"strings"
 	"sync"
@@ -293,7 +294,9 @@ func BenchmarkScaleIdleHTTP(b *testing.B) {
 // echo call in flight on each until b.N calls completed. It reports
 // calls/s, failed calls, the sockets to the server's port in TIME_WAIT
 // once the calls are done (connections churned rather than reused; the
-// server is this run's own) and the process's open descriptors.
+// server is this run's own) and the process's open descriptors; and the
+// client's heap per session idle (after opening) and busy (the highest
+// live heap while the calls ran), and their ratio.
 func BenchmarkScaleCallsHTTP(b *testing.B) {
 	if lim := raiseFDLimit(scaleFDLimit); lim < scaleFDLimit {
 		b.Logf("descriptor limit %d (wanted %d)", lim, scaleFDLimit)
@@ -310,9 +313,12 @@ func BenchmarkScaleCallsHTTP(b *testing.B) {
 				}
 				port := u.Port()
 				server := mcpengine.ServerConfig{URL: endpoint, HTTP2PriorKnowledge: p.h2c}
+				base := measureScale()
 				e := mcpengine.New(mcpengine.Config{})
 				defer closeScaleEngine(b, e)
 				ss := openScaleSessions(b, e, n, server)
+				idle := measureScale()
+				peak := newLiveHeapPeak()
 				var left atomic.Int64
 				var failed atomic.Int64
 				var firstErr atomic.Value
@@ -337,6 +343,7 @@ func BenchmarkScaleCallsHTTP(b *testing.B) {
 				wg.Wait()
 				elapsed := time.Since(t0)
 				b.StopTimer()
+				active := peak.stop()
 				if e, ok := firstErr.Load().(string); ok {
 					b.Logf("first error: %s", e)
 				}
@@ -344,9 +351,51 @@ func BenchmarkScaleCallsHTTP(b *testing.B) {
 				b.ReportMetric(float64(failed.Load()), "errors")
 				b.ReportMetric(float64(timeWait(port)), "time-wait")
 				b.ReportMetric(float64(openFDs()), "fds")
+				idlePer := (float64(idle.heap) - float64(base.heap)) / float64(n)
+				activePer := (float64(active) - float64(base.heap)) / float64(n)
+				b.ReportMetric(idlePer, "idle-heap-bytes/session")
+				b.ReportMetric(activePer, "active-heap-bytes/session")
+				b.ReportMetric(activePer/idlePer, "active/idle")
 			})
 		}
 	}
+}
+
+// liveHeapPeak follows the live heap (as of each garbage collection,
+// runtime/metrics' /gc/heap/live:bytes: no collection of its own) while
+// calls run, and keeps the highest: what the sessions hold while busy,
+// beside measureScale's figure for them idle.
+type liveHeapPeak struct {
+	done chan struct{}
+	max  chan uint64
+}
+
+func newLiveHeapPeak() *liveHeapPeak {
+	p := &liveHeapPeak{done: make(chan struct{}), max: make(chan uint64, 1)}
+	// Owner: the benchmark. Exits when stop closes done.
+	go func() {
+		sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+		var highest uint64
+		t := time.NewTicker(20 * time.Millisecond)
+		defer t.Stop()
+		for {
+			metrics.Read(sample)
+			highest = max(highest, sample[0].Value.Uint64())
+			select {
+			case <-p.done:
+				p.max <- highest
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return p
+}
+
+// stop ends the sampling and returns the highest live heap seen.
+func (p *liveHeapPeak) stop() uint64 {
+	close(p.done)
+	return <-p.max
 }
 
 // writeScaleHeapProfile writes a heap profile of the idle sessions to
