@@ -62,7 +62,17 @@ func maybeServeScaleHTTP() {
 	// default of 250 streams per connection, 10,000 calls in flight make
 	// the client dial connection after connection, most of them closed
 	// again at once because another freed up meanwhile.
-	hs := &http.Server{Handler: h, Protocols: &protos, ReadHeaderTimeout: 10 * time.Second,
+	//
+	// The header timeout outlasts the client's idle-connection timeout
+	// (httpx.DefaultIdleConnTimeout, 30 s). Go's server counts it from
+	// accept, and at 10,000 HTTP/1.1 sessions the client's pool holds
+	// connections it dialed and did not use at once: with 10 s, those the
+	// server dropped failed their first POST with EOF, and those whose
+	// deadline passed between the server's 14-byte read for the h2c
+	// preface and the rest of the request line drew "400 Bad Request"
+	// (bufio's ReadLine hands the 14 bytes over as a whole line and drops
+	// the timeout). A raw net/http loop gets both as well.
+	hs := &http.Server{Handler: h, Protocols: &protos, ReadHeaderTimeout: 60 * time.Second,
 		HTTP2: &http.HTTP2Config{MaxConcurrentStreams: 1 << 20}}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
