@@ -172,6 +172,12 @@ func (c *conn) WriteFrames(frames ...[]byte) error {
 		p := &post{}
 		httpcore.ClassifyInto(&p.out, f)
 		p.ctx, p.cancel = context.WithCancel(context.Background())
+		if p.out.Modern.Method == messages.MethodSubscriptionsListen {
+			// Its answer stream stays open while the session listens:
+			// marked long-lived, it goes on the client's HTTP/2 stream
+			// connections where they apply (httpx.LongLived).
+			p.ctx = httpx.LongLived(p.ctx)
+		}
 		switch n := len(p.out.Requests); {
 		case n == 1:
 			p.only = pending{id: p.out.Requests[0], post: p}
