@@ -1,0 +1,134 @@
+package mcpengine_test
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpengine/mcpengine"
+	"github.com/mcpengine/mcpengine/demoserver"
+	"github.com/mcpengine/mcpengine/internal/testkit"
+	"github.com/mcpengine/mcpengine/messages"
+)
+
+// h2cDemoServerEnv makes the test binary the demo server over HTTP/1.1
+// and prior-knowledge h2c (serveH2CDemo), in the era it names: a server
+// in another process, so that the goroutines counted are the client's.
+const h2cDemoServerEnv = "MCPENGINE_H2C_DEMO_SERVER_ERA"
+
+// serveH2CDemo serves the demo server over h2c on a loopback port, prints
+// its endpoint and returns when stdin closes (the test ended or died).
+func serveH2CDemo(era string) {
+	versions := messages.LegacyVersions
+	if era == "modern" {
+		versions = messages.ModernVersions
+	}
+	h := demoserver.New(demoserver.Options{Versions: versions}).HTTPHandler(demoserver.HTTPOptions{})
+	var protos http.Protocols
+	protos.SetHTTP1(true)
+	protos.SetUnencryptedHTTP2(true)
+	srv := &http.Server{Handler: h, Protocols: &protos, ReadHeaderTimeout: 10 * time.Second}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	fmt.Printf("http://%s%s\n", ln.Addr(), demoserver.PathStreamable)
+	go func() { _ = srv.Serve(ln) }() // Owner: this child process. Ends with it.
+	buf := make([]byte, 1)
+	for {
+		if _, err := os.Stdin.Read(buf); err != nil {
+			return
+		}
+	}
+}
+
+// TestListeningSessionsOverH2COneGoroutineEach: N sessions that listen
+// over one h2c connection (legacy era: the GET stream; 2026-07-28: the
+// subscriptions/listen POST) hold at most one goroutine each beyond the
+// engine's own: the transport's listener, not also an HTTP/2 client's
+// goroutine per open stream (issue 17). Each listen is shown open by a
+// notification that travelled on it.
+func TestListeningSessionsOverH2COneGoroutineEach(t *testing.T) {
+	const n = 30
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	for _, era := range []string{"legacy", "modern"} {
+		t.Run(era, func(t *testing.T) {
+			cmd := exec.Command(exe)
+			cmd.Env = append(os.Environ(), h2cDemoServerEnv+"="+era)
+			server := mcpengine.ServerConfig{URL: testkit.StartAddressChild(t, cmd), Type: "streamable-http", HTTP2PriorKnowledge: true}
+			e := newEngine(t, mcpengine.Config{})
+			ctx := testCtx(t, 60*time.Second)
+
+			warm, err := e.Connect(ctx, mcpengine.SessionConfig{Name: "warm", Server: server})
+			require.NoError(t, err)
+			require.NoError(t, warm.Close(ctx))
+			base := runtime.NumGoroutine()
+
+			got := make(chan string, 4*n)
+			sessions := make([]*mcpengine.Session, n)
+			for i := range sessions {
+				s, err := e.Connect(ctx, mcpengine.SessionConfig{Name: fmt.Sprint("listener-", i), Server: server})
+				require.NoError(t, err)
+				name := fmt.Sprint("listener-", i)
+				s.OnNotification(func(m mcpengine.Notification) {
+					if m.Method == messages.NotificationToolsListChanged {
+						got <- name
+					}
+				})
+				sessions[i] = s
+			}
+			// The listens are open once a list change reaches each: in
+			// 2026-07-28 one notify reaches every listen (the server's
+			// sessions live per request); in the legacy era each
+			// session's own notify goes on its own GET stream.
+			heard := map[string]bool{}
+			for len(heard) < n {
+				if era == "modern" {
+					for i, s := range sessions {
+						waitListen(t, s, 20*time.Second, fmt.Sprint("listen ", i, " open"), func(st mcpengine.ListenStatus) bool { return st.Phase == mcpengine.ListenOpen })
+					}
+					_, err := sessions[0].CallTool(ctx, "notify", map[string]any{"kind": "tools"})
+					require.NoError(t, err)
+				} else {
+					for i, s := range sessions {
+						if !heard[fmt.Sprint("listener-", i)] {
+							_, err := s.CallTool(ctx, "notify", map[string]any{"kind": "tools"})
+							require.NoError(t, err)
+						}
+					}
+				}
+				timeout := time.NewTimer(20 * time.Second)
+				for len(heard) < n {
+					select {
+					case name := <-got:
+						heard[name] = true
+						continue
+					case <-timeout.C:
+					}
+					break
+				}
+				timeout.Stop()
+				require.Len(t, heard, n, "every listening session heard the list change")
+			}
+
+			// The calls' goroutines and idle workers exit on their own;
+			// what stays is the listens' cost: one goroutine each, and
+			// the read loop of the one connection they share.
+			testkit.Eventually(t, 30*time.Second, func() bool { return runtime.NumGoroutine()-base <= n+1 },
+				"%d listening sessions hold more than one goroutine each: %d beyond the baseline", n, runtime.NumGoroutine()-base)
+			for _, s := range sessions {
+				require.NoError(t, s.Close(context.Background()))
+			}
+		})
+	}
+}
