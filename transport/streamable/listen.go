@@ -74,9 +74,12 @@ func (c *conn) listen(ctx context.Context, l *listener) {
 			continue
 		}
 		failures = 0
-		rd.Reset(resp.Body)
+		// Only the body is kept while the stream is open: the response
+		// (its headers, the request it points to) can go.
+		body := resp.Body
+		rd.Reset(body)
 		err = c.consume(rd, &seen, nil)
-		_ = resp.Body.Close()
+		_ = body.Close()
 		if ctx.Err() != nil {
 			return
 		}

@@ -130,7 +130,7 @@ func (cc *clientConn) onGoAway(f *http2.GoAwayFrame) {
 // informational (1xx) answer or trailers.
 func (s *stream) response(f *http2.MetaHeadersFrame) (*http.Response, error) {
 	s.mu.Lock()
-	have := s.resp != nil
+	have, req := s.gotHeaders, s.req
 	s.mu.Unlock()
 	if have {
 		return nil, nil // trailers
@@ -160,7 +160,7 @@ func (s *stream) response(f *http2.MetaHeadersFrame) (*http.Response, error) {
 		Header:        h,
 		Body:          s,
 		ContentLength: -1,
-		Request:       s.req,
+		Request:       req,
 	}
 	if cl := h.Get("Content-Length"); cl != "" {
 		if n, err := strconv.ParseInt(cl, 10, 64); err == nil && n >= 0 {

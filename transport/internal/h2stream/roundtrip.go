@@ -1,7 +1,6 @@
 package h2stream
 
 import (
-	"context"
 	"net/http"
 
 	"golang.org/x/net/http2"
@@ -56,16 +55,7 @@ func (cc *clientConn) roundTrip(req *http.Request, body []byte) (*http.Response,
 		return nil, s.headersOrError()
 	}
 
-	ctx := req.Context()
-	stop := context.AfterFunc(ctx, func() { s.fail(ctx.Err(), true, true) })
-	s.mu.Lock()
-	finished := s.finished
-	s.stopCtx = stop
-	s.mu.Unlock()
-	if finished {
-		stop()
-	}
-	return s.awaitHeaders(ctx)
+	return s.awaitHeaders()
 }
 
 // writeRequestLocked writes the HEADERS (and CONTINUATION) frames of req
@@ -97,22 +87,23 @@ func (cc *clientConn) writeRequestLocked(id uint32, req *http.Request, body []by
 }
 
 // awaitHeaders waits for the response headers or the stream's failure.
-func (s *stream) awaitHeaders(ctx context.Context) (*http.Response, error) {
+func (s *stream) awaitHeaders() (*http.Response, error) {
 	for {
 		s.mu.Lock()
 		resp, err := s.resp, s.err
+		s.resp = nil
 		s.mu.Unlock()
 		switch {
 		case resp != nil:
 			return resp, nil
 		case err != nil:
-			if ctx.Err() != nil {
-				err = ctx.Err()
+			if s.ctx.Err() != nil {
+				err = s.ctx.Err()
 			}
 			s.fail(err, true, true)
 			return nil, err
 		}
-		<-s.wake
+		s.await()
 	}
 }
 

@@ -1,6 +1,7 @@
 package h2stream
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net/http"
@@ -17,26 +18,43 @@ var errBodyClosed = errors.New("mcpengine/h2stream: read on a closed response bo
 // goroutine at a time consumes it: the RoundTrip waiting for the headers,
 // then the body's reader.
 type stream struct {
-	cc   *clientConn
-	id   uint32
-	req  *http.Request
+	cc *clientConn
+	id uint32
+	// ctx is the request's: its end fails the stream when the consumer
+	// next waits (Read, the wait for the headers), without an AfterFunc
+	// registration the stream would hold for its life.
+	ctx  context.Context
 	wake chan struct{} // capacity 1: something changed, for the consumer
 
-	mu   sync.Mutex
-	resp *http.Response // once the final response headers arrived
-	buf  []byte         // DATA received and not yet read; nil when drained
-	err  error          // what Read returns once buf is drained: io.EOF after END_STREAM
+	mu  sync.Mutex
+	req *http.Request // until the response is built (Response.Request)
+	// resp is the response until RoundTrip takes it: a long-lived stream
+	// does not keep its headers (nor, through them, its request) once
+	// the caller let go of them.
+	resp       *http.Response
+	gotHeaders bool   // the final response headers arrived
+	buf        []byte // DATA received and not yet read; nil when drained
+	err        error  // what Read returns once buf is drained: io.EOF after END_STREAM
 	// remoteDone: the server sends nothing more (END_STREAM, RST_STREAM,
 	// the connection's end), or we reset the stream.
 	remoteDone bool
-	finished   bool        // removed from the connection, its slot given back
-	stopCtx    func() bool // stops the request context's AfterFunc
-	recvWindow int64       // what the server may still send on this stream
-	unacked    uint32      // bytes read (or padding) not yet given back
+	finished   bool   // removed from the connection, its slot given back
+	recvWindow int64  // what the server may still send on this stream
+	unacked    uint32 // bytes read (or padding) not yet given back
 }
 
 func newStream(cc *clientConn, req *http.Request) *stream {
-	return &stream{cc: cc, req: req, wake: make(chan struct{}, 1), recvWindow: int64(cc.t.opts.StreamWindow)}
+	return &stream{cc: cc, ctx: req.Context(), req: req, wake: make(chan struct{}, 1), recvWindow: int64(cc.t.opts.StreamWindow)}
+}
+
+// await waits for the read loop's next signal or the request context's
+// end, which fails the stream (and resets it).
+func (s *stream) await() {
+	select {
+	case <-s.wake:
+	case <-s.ctx.Done():
+		s.fail(s.ctx.Err(), true, true)
+	}
 }
 
 // signal wakes the consumer, if it waits.
@@ -51,8 +69,8 @@ func (s *stream) signal() {
 // HEADERS (trailers) is ignored but for its END_STREAM.
 func (s *stream) onHeaders(resp *http.Response, endStream bool) {
 	s.mu.Lock()
-	if s.resp == nil && s.err == nil {
-		s.resp = resp
+	if resp != nil && !s.gotHeaders && s.err == nil {
+		s.resp, s.gotHeaders, s.req = resp, true, nil
 	}
 	s.mu.Unlock()
 	s.signal()
@@ -71,7 +89,7 @@ func (s *stream) onData(data []byte, flowLen uint32, endStream bool) bool {
 		s.mu.Unlock()
 		return false
 	}
-	if s.resp == nil {
+	if !s.gotHeaders {
 		s.mu.Unlock()
 		return false // DATA before the response headers
 	}
@@ -131,11 +149,7 @@ func (s *stream) finish() {
 		return
 	}
 	s.finished = true
-	stop := s.stopCtx
 	s.mu.Unlock()
-	if stop != nil {
-		stop()
-	}
 	s.cc.mu.Lock()
 	if s.cc.streams[s.id] == s {
 		delete(s.cc.streams, s.id)
@@ -175,7 +189,7 @@ func (s *stream) Read(p []byte) (int, error) {
 			return 0, err
 		}
 		s.mu.Unlock()
-		<-s.wake
+		s.await()
 	}
 }
 
