@@ -161,6 +161,7 @@ func NewClient(o ClientOptions) *http.Client {
 		DialContext:      dial,
 		TLS:              t.TLSClientConfig,
 		HandshakeTimeout: t.TLSHandshakeTimeout,
+		PingAfter:        orNone(o.HTTP2PingAfter, DefaultHTTP2PingAfter),
 		Fallback:         t,
 	})
 	return &http.Client{Transport: &streamRouter{base: t, streams: streams, h2c: o.HTTP2PriorKnowledge, proxy: proxy}}

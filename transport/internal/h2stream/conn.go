@@ -32,6 +32,8 @@ type clientConn struct {
 	full bool // out of the pool: takes no new stream
 
 	maxStreams atomic.Uint32 // the server's MAX_CONCURRENT_STREAMS
+	lastRead   atomic.Int64  // when the read loop last read a frame (UnixNano), for health
+	health     health
 
 	wmu  sync.Mutex // one writer of frames at a time; taken before mu
 	bw   *bufio.Writer
@@ -190,6 +192,7 @@ func (cc *clientConn) close(err error) {
 	cc.err = err
 	streams := cc.streams
 	cc.streams = nil
+	cc.stopHealthLocked()
 	cc.mu.Unlock()
 	cc.t.unusable(cc)
 	_ = cc.nc.Close()

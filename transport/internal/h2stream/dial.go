@@ -93,6 +93,7 @@ func (t *Transport) handshake(ctx context.Context, key string, nc net.Conn) (*cl
 		return nil, err
 	}
 	_ = nc.SetDeadline(time.Time{})
+	cc.startHealth()
 	t.loops.Add(1)
 	go cc.readLoop() // Owner: the Transport (loops). Exits when the connection is closed or fails; Close waits for it.
 	return cc, nil

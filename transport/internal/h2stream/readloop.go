@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"time"
 
 	"golang.org/x/net/http2"
 )
@@ -21,6 +22,9 @@ func (cc *clientConn) readLoop() {
 	var err error
 	for {
 		f, ferr := cc.fr.ReadFrame()
+		if cc.health.after > 0 {
+			cc.lastRead.Store(time.Now().UnixNano())
+		}
 		if ferr != nil {
 			var se http2.StreamError
 			if errors.As(ferr, &se) {

@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/net/http2"
 )
 
 // Defaults for zero Options fields.
@@ -19,6 +21,8 @@ const (
 	// server's first SETTINGS when the request's context has no sooner
 	// deadline.
 	DefaultHandshakeTimeout = 10 * time.Second
+	// DefaultPingTimeout is Options.PingTimeout's default.
+	DefaultPingTimeout = 15 * time.Second
 	// writeTimeout bounds one write to the connection: a server that
 	// stops reading fails the connection instead of blocking its writers.
 	writeTimeout = 10 * time.Second
@@ -47,6 +51,13 @@ type Options struct {
 	// StreamWindow is each stream's receive window; zero means
 	// DefaultStreamWindow.
 	StreamWindow uint32
+	// PingAfter is how long a connection may be silent before a PING
+	// checks that the server is still there; zero means no pings.
+	PingAfter time.Duration
+	// PingTimeout is how long the server has to answer it (any frame
+	// will do) before the connection fails; zero means
+	// DefaultPingTimeout.
+	PingTimeout time.Duration
 	// Fallback serves the requests of an https origin whose server does
 	// not choose h2; nil means such requests fail with an error.
 	Fallback http.RoundTripper
@@ -83,6 +94,9 @@ type dialCall struct {
 func New(o Options) *Transport {
 	if o.HandshakeTimeout <= 0 {
 		o.HandshakeTimeout = DefaultHandshakeTimeout
+	}
+	if o.PingTimeout <= 0 {
+		o.PingTimeout = DefaultPingTimeout
 	}
 	if o.StreamWindow == 0 {
 		o.StreamWindow = DefaultStreamWindow
@@ -186,6 +200,9 @@ func (t *Transport) connFor(ctx context.Context, key string, req *http.Request) 
 			call.err = err
 		case t.closed:
 			err = ErrClosed
+		case c.maxStreams.Load() == 0:
+			err = &ProtocolError{Code: http2.ErrCodeRefusedStream, Reason: "the server allows no concurrent stream"}
+			call.err = err
 		default:
 			t.dials.Add(1)
 			o.conns = append(o.conns, c)
