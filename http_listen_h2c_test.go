@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"runtime"
@@ -130,5 +131,62 @@ func TestListeningSessionsOverH2COneGoroutineEach(t *testing.T) {
 				require.NoError(t, s.Close(context.Background()))
 			}
 		})
+	}
+}
+
+// TestTheListeningStreamOverH2CGoesThroughTheHookAndCarriesCredentials:
+// the stream connections sit where net/http's transport does, beneath
+// the request hook (and OAuth's transport, which wraps the same way): the
+// GET stream reaches the server over HTTP/2 with the hook's header and
+// the server's credentials.
+func TestTheListeningStreamOverH2CGoesThroughTheHookAndCarriesCredentials(t *testing.T) {
+	type seenGet struct {
+		proto         int
+		tenant, token string
+	}
+	gets := make(chan seenGet, 8)
+	h := demoserver.New(demoserver.Options{Versions: messages.LegacyVersions}).StreamableHandler(demoserver.HTTPOptions{})
+	var protos http.Protocols
+	protos.SetUnencryptedHTTP2(true)
+	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			gets <- seenGet{r.ProtoMajor, r.Header.Get("X-Tenant"), r.Header.Get("Authorization")}
+		}
+		h.ServeHTTP(w, r)
+	}))
+	ts.Config.Protocols = &protos
+	ts.Start()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = h.Close(ctx)
+		ts.Close()
+	})
+
+	e := newEngine(t, mcpengine.Config{OnHTTPRequest: func(r *http.Request) { r.Header.Set("X-Tenant", "blue") }})
+	ctx := testCtx(t, 30*time.Second)
+	s, err := e.Connect(ctx, mcpengine.SessionConfig{Name: "hooked", Server: mcpengine.ServerConfig{
+		URL: ts.URL + demoserver.PathStreamable, Type: "streamable-http", HTTP2PriorKnowledge: true,
+		Auth: &mcpengine.AuthConfig{Bearer: "listen-token"},
+	}})
+	require.NoError(t, err)
+	got := make(chan struct{}, 4)
+	defer s.OnNotification(func(m mcpengine.Notification) {
+		if m.Method == messages.NotificationToolsListChanged {
+			got <- struct{}{}
+		}
+	})()
+	select {
+	case g := <-gets:
+		require.Equal(t, seenGet{2, "blue", "Bearer listen-token"}, g)
+	case <-ctx.Done():
+		t.Fatal("no GET stream")
+	}
+	_, err = s.CallTool(ctx, "notify", map[string]any{"kind": "tools"})
+	require.NoError(t, err)
+	select {
+	case <-got:
+	case <-ctx.Done():
+		t.Fatal("the list change did not come on the GET stream")
 	}
 }
