@@ -190,3 +190,53 @@ func TestTheListeningStreamOverH2CGoesThroughTheHookAndCarriesCredentials(t *tes
 		t.Fatal("the list change did not come on the GET stream")
 	}
 }
+
+// TestTheListeningStreamOverTLSNegotiatesH2: to an https server that
+// offers h2 by ALPN the GET stream goes over HTTP/2 (the stream
+// connections' own TLS handshake, with the server's TLS settings) and
+// carries the server's notifications.
+func TestTheListeningStreamOverTLSNegotiatesH2(t *testing.T) {
+	gets := make(chan int, 8)
+	h := demoserver.New(demoserver.Options{Versions: messages.LegacyVersions}).StreamableHandler(demoserver.HTTPOptions{})
+	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet {
+			gets <- r.ProtoMajor
+		}
+		h.ServeHTTP(w, r)
+	}))
+	ts.EnableHTTP2 = true
+	ts.StartTLS()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_ = h.Close(ctx)
+		ts.Close()
+	})
+
+	e := newEngine(t, mcpengine.Config{})
+	ctx := testCtx(t, 30*time.Second)
+	s, err := e.Connect(ctx, mcpengine.SessionConfig{Name: "tls", Server: mcpengine.ServerConfig{
+		URL: ts.URL + demoserver.PathStreamable, Type: "streamable-http",
+		TLS: &mcpengine.TLSConfig{InsecureSkipVerify: true},
+	}})
+	require.NoError(t, err)
+	got := make(chan struct{}, 4)
+	defer s.OnNotification(func(m mcpengine.Notification) {
+		if m.Method == messages.NotificationToolsListChanged {
+			got <- struct{}{}
+		}
+	})()
+	select {
+	case proto := <-gets:
+		require.Equal(t, 2, proto)
+	case <-ctx.Done():
+		t.Fatal("no GET stream")
+	}
+	_, err = s.CallTool(ctx, "notify", map[string]any{"kind": "tools"})
+	require.NoError(t, err)
+	select {
+	case <-got:
+	case <-ctx.Done():
+		t.Fatal("the list change did not come on the GET stream")
+	}
+}
