@@ -106,8 +106,10 @@ func (cc *clientConn) writePreface() error {
 	); err != nil {
 		return err
 	}
-	if err := cc.fr.WriteWindowUpdate(0, connWindow-65535); err != nil {
-		return err
+	if w := cc.t.connWindow; w > 65535 {
+		if err := cc.fr.WriteWindowUpdate(0, w-65535); err != nil {
+			return err
+		}
 	}
 	return cc.bw.Flush()
 }

@@ -9,9 +9,10 @@ import (
 	"golang.org/x/net/http2"
 )
 
-// connRefund is how much received connection window the read loop
-// collects before giving it back in one WINDOW_UPDATE.
-const connRefund = 1 << 20
+// maxConnRefund caps how much received connection window the read loop
+// collects before giving it back in one WINDOW_UPDATE (at most half the
+// window).
+const maxConnRefund = 1 << 20
 
 // readLoop reads every frame of the connection and hands each to its
 // stream, until the connection fails or is closed; then every stream
@@ -77,7 +78,7 @@ func (cc *clientConn) handle(f http2.Frame) error {
 	case *http2.DataFrame:
 		n := f.Header().Length
 		cc.unrefunded += n
-		if cc.unrefunded >= connRefund {
+		if cc.unrefunded >= min(maxConnRefund, max(cc.t.connWindow, 65535)/2) {
 			cc.writeWindowUpdate(0, cc.unrefunded)
 			cc.unrefunded = 0
 		}

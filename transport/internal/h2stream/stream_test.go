@@ -121,6 +121,37 @@ func TestUnreadStreamDoesNotStallTheOthers(t *testing.T) {
 	}
 }
 
+func TestTheConnectionWindowIsGivenBackWhileAStreamIsUnread(t *testing.T) {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/stalled", func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(make([]byte, 1<<20)) // fills its stream window, then waits
+	})
+	mux.HandleFunc("/bulk", func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusOK)
+		_, _ = w.Write(make([]byte, 1<<20)) // 16 times the connection's window
+	})
+	base, _ := h2cServer(t, mux, 0)
+	tr := New(Options{StreamWindow: 16 << 10})
+	tr.connWindow = 65535 // the protocol's initial window: no increment beyond it
+	t.Cleanup(tr.Close)
+	ctx := testCtx(t)
+
+	stalled, err := get(ctx, tr, base, "/stalled")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stalled.Body.Close()
+	bulk, err := get(ctx, tr, base, "/bulk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bulk.Body.Close()
+	if n, err := io.Copy(io.Discard, bulk.Body); err != nil || n != 1<<20 {
+		t.Fatalf("read %d bytes of the bulk stream beside an unread one: %v", n, err)
+	}
+}
+
 func TestServerResetFailsOnlyThatStream(t *testing.T) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/abort", func(w http.ResponseWriter, r *http.Request) {

@@ -75,6 +75,10 @@ type Transport struct {
 	closed  bool
 	loops   sync.WaitGroup // the connections' read loops
 	dials   atomic.Int32   // connections dialed, for tests
+
+	// connWindow is the connections' receive window (the constant; tests
+	// make it small to show that it is given back).
+	connWindow uint32
 }
 
 // origin is the pool of one scheme://host:port. Guarded by Transport.mu.
@@ -104,7 +108,7 @@ func New(o Options) *Transport {
 	if o.DialContext == nil {
 		o.DialContext = (&net.Dialer{}).DialContext
 	}
-	return &Transport{opts: o, origins: map[string]*origin{}}
+	return &Transport{opts: o, origins: map[string]*origin{}, connWindow: connWindow}
 }
 
 // RoundTrip sends req on a stream of a connection to its origin and
