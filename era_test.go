@@ -425,7 +425,7 @@ func TestEveryRequestOfTheModernEraValidatesAgainstIts2026Schema(t *testing.T) {
 func TestModernHTTPRefusalsAreTypedErrors(t *testing.T) {
 	var mu sync.Mutex
 	var headers []http.Header
-	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			w.WriteHeader(http.StatusMethodNotAllowed)
 			return
