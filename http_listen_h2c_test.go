@@ -73,7 +73,7 @@ func TestListeningSessionsOverH2COneGoroutineEach(t *testing.T) {
 			warm, err := e.Connect(ctx, mcpengine.SessionConfig{Name: "warm", Server: server})
 			require.NoError(t, err)
 			require.NoError(t, warm.Close(ctx))
-			base := runtime.NumGoroutine()
+			base, baseFDs := runtime.NumGoroutine(), openFDs(t)
 
 			got := make(chan string, 4*n)
 			sessions := make([]*mcpengine.Session, n)
@@ -126,12 +126,30 @@ func TestListeningSessionsOverH2COneGoroutineEach(t *testing.T) {
 			// what stays is the listens' cost: one goroutine each, and
 			// the read loop of the one connection they share.
 			testkit.Eventually(t, 30*time.Second, func() bool { return runtime.NumGoroutine()-base <= n+1 },
-				"%d listening sessions hold more than one goroutine each: %d beyond the baseline", n, runtime.NumGoroutine()-base)
-			for _, s := range sessions {
-				require.NoError(t, s.Close(context.Background()))
-			}
+				"%d listening sessions hold more than one goroutine each: %v beyond the baseline", n, lazy(func() any { return runtime.NumGoroutine() - base }))
+			// Engine.Close leaves neither the stream connection nor its
+			// read loop behind.
+			require.NoError(t, e.Close(ctx))
+			testkit.Eventually(t, 10*time.Second, func() bool { return runtime.NumGoroutine() <= base && openFDs(t) <= baseFDs },
+				"after Engine.Close: %v goroutines (baseline %d), %v descriptors (baseline %d)",
+				lazy(func() any { return runtime.NumGoroutine() }), base, lazy(func() any { return openFDs(t) }), baseFDs)
 		})
 	}
+}
+
+// lazy formats as what f returns when the message is built (a failure's,
+// not the call's).
+type lazy func() any
+
+func (l lazy) String() string { return fmt.Sprint(l()) }
+
+// openFDs counts the process's open descriptors.
+func openFDs(t *testing.T) int {
+	ents, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		t.Skip("no /proc/self/fd:", err)
+	}
+	return len(ents)
 }
 
 // TestTheListeningStreamOverH2CGoesThroughTheHookAndCarriesCredentials:
