@@ -59,10 +59,24 @@ func (p *posts) count(method string) int64 {
 // countingDemoHTTP serves the demo server's Streamable HTTP handler behind
 // a counter of POSTs per method.
 func countingDemoHTTP(t *testing.T, opts demoserver.Options) (string, *posts) {
+	return countingDemo(t, opts, false)
+}
+
+// h2cEraServer reaches the in-process demo server over prior-knowledge
+// h2c (ServerConfig.HTTP2PriorKnowledge): every request and listening
+// stream of the engine on one HTTP/2 connection.
+var h2cEraServer = eraServer{"h2c", func(t *testing.T, _ []string, opts demoserver.Options) (mcpengine.ServerConfig, *posts) {
+	url, p := countingDemo(t, opts, true)
+	return mcpengine.ServerConfig{URL: url, Type: "streamable-http", HTTP2PriorKnowledge: true}, p
+}}
+
+// countingDemo is countingDemoHTTP, speaking HTTP/1.1 and, with h2c,
+// prior-knowledge h2c too.
+func countingDemo(t *testing.T, opts demoserver.Options, h2c bool) (string, *posts) {
 	srv := demoserver.New(opts)
 	h := srv.StreamableHandler(demoserver.HTTPOptions{})
 	p := &posts{srv: srv, n: map[string]int64{}}
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	ts := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost {
 			body, _ := io.ReadAll(r.Body)
 			r.Body = io.NopCloser(bytes.NewReader(body))
@@ -77,6 +91,13 @@ func countingDemoHTTP(t *testing.T, opts demoserver.Options) (string, *posts) {
 		}
 		h.ServeHTTP(w, r)
 	}))
+	if h2c {
+		var protos http.Protocols
+		protos.SetHTTP1(true)
+		protos.SetUnencryptedHTTP2(true)
+		ts.Config.Protocols = &protos
+	}
+	ts.Start()
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()

@@ -34,7 +34,11 @@ type eagerNotifier struct {
 	next    int
 }
 
-func newEagerNotifier(t *testing.T) *eagerNotifier {
+func newEagerNotifier(t *testing.T) *eagerNotifier { return newEagerNotifierOver(t, false) }
+
+// newEagerNotifierOver is newEagerNotifier, also speaking prior-knowledge
+// h2c when h2c.
+func newEagerNotifierOver(t *testing.T, h2c bool) *eagerNotifier {
 	s := &eagerNotifier{
 		getSeen: make(chan struct{}, 16),
 		lost:    make(chan struct{}, 16),
@@ -42,7 +46,14 @@ func newEagerNotifier(t *testing.T) *eagerNotifier {
 		streams: map[string]chan string{},
 	}
 	close(s.release)
-	s.ts = httptest.NewServer(http.HandlerFunc(s.serve))
+	s.ts = httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
+	if h2c {
+		var protos http.Protocols
+		protos.SetHTTP1(true)
+		protos.SetUnencryptedHTTP2(true)
+		s.ts.Config.Protocols = &protos
+	}
+	s.ts.Start()
 	t.Cleanup(s.ts.Close)
 	return s
 }
@@ -144,23 +155,27 @@ func TestHTTPSessionListensOnlyWhenTheEmbedderAsks(t *testing.T) {
 // the session was ready: the GET stream is open before that notification
 // goes out (issue 14).
 func TestHTTPListChangedRightAfterInitializeIsNotLost(t *testing.T) {
-	srv := newEagerNotifier(t)
-	srv.release = make(chan struct{}) // hold initialize until the handler is in
-	e := newEngine(t, mcpengine.Config{})
-	ctx := testCtx(t, 30*time.Second)
+	for _, h2c := range []bool{false, true} {
+		t.Run(map[bool]string{false: "h1", true: "h2c"}[h2c], func(t *testing.T) {
+			srv := newEagerNotifierOver(t, h2c)
+			srv.release = make(chan struct{}) // hold initialize until the handler is in
+			e := newEngine(t, mcpengine.Config{})
+			ctx := testCtx(t, 30*time.Second)
 
-	s, err := e.Open(ctx, mcpengine.SessionConfig{Name: "eager", Server: mcpengine.ServerConfig{URL: srv.ts.URL}})
-	require.NoError(t, err)
-	got := make(chan string, 4)
-	defer s.OnNotification(func(n mcpengine.Notification) { got <- n.Method })()
-	close(srv.release)
-	require.NoError(t, s.WaitReady(ctx))
-	select {
-	case m := <-got:
-		assert.Equal(t, "notifications/tools/list_changed", m)
-	case <-srv.lost:
-		t.Fatal("notifications/initialized reached the server before the GET stream was open: the list change was dropped")
-	case <-ctx.Done():
-		t.Fatal("no list change delivered")
+			s, err := e.Open(ctx, mcpengine.SessionConfig{Name: "eager", Server: mcpengine.ServerConfig{URL: srv.ts.URL, HTTP2PriorKnowledge: h2c}})
+			require.NoError(t, err)
+			got := make(chan string, 4)
+			defer s.OnNotification(func(n mcpengine.Notification) { got <- n.Method })()
+			close(srv.release)
+			require.NoError(t, s.WaitReady(ctx))
+			select {
+			case m := <-got:
+				assert.Equal(t, "notifications/tools/list_changed", m)
+			case <-srv.lost:
+				t.Fatal("notifications/initialized reached the server before the GET stream was open: the list change was dropped")
+			case <-ctx.Done():
+				t.Fatal("no list change delivered")
+			}
+		})
 	}
 }

@@ -2,6 +2,7 @@ package mcpengine_test
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"sync"
 	"syscall"
@@ -83,7 +84,7 @@ var allListChanges = messages.SubscriptionFilter{ToolsListChanged: true, Prompts
 // filter is exposed, the notify and touch tools' notifications reach
 // OnNotification, and the server's graceful end is reported as such.
 func TestListenCarriesListChangesAndResourceUpdates(t *testing.T) {
-	for _, srvKind := range eraServers {
+	for _, srvKind := range append(eraServers[:len(eraServers):len(eraServers)], h2cEraServer) {
 		t.Run(srvKind.name, func(t *testing.T) {
 			cfg, p := srvKind.start(t, []string{"--era", "modern"}, demoserver.Options{Versions: messages.ModernVersions})
 			e := newEngine(t, mcpengine.Config{})
@@ -288,28 +289,38 @@ func subscriptionIDOf(result messages.RawMessage) string {
 // reported as a drop (not a graceful end, not a lost connection), and the
 // listen is opened again after the backoff.
 func TestADroppedListenIsReopenedWithBackoff(t *testing.T) {
-	srv := demoserver.New(demoserver.Options{Versions: messages.ModernVersions})
-	h := srv.StreamableHandler(demoserver.HTTPOptions{DropStreamEvery: 1, DropAfterEvents: 1, NoPriming: true, DropAbort: true})
-	ts := httptest.NewServer(h)
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = h.Close(ctx)
-		ts.Close()
-	})
-	e := newEngine(t, mcpengine.Config{})
-	ctx := testCtx(t, 30*time.Second)
-	s, err := e.Connect(ctx, mcpengine.SessionConfig{Name: "drops", Server: mcpengine.ServerConfig{URL: ts.URL + demoserver.PathStreamable, Type: "streamable-http"}})
-	require.NoError(t, err)
-	_, stop := watchNotes(s)
-	defer stop()
-	st := waitListen(t, s, 20*time.Second, "two drops", func(st mcpengine.ListenStatus) bool { return st.Drops >= 2 })
-	assert.GreaterOrEqual(t, st.Opened, 2, "re-opened after the first drop")
-	assert.Equal(t, mcpengine.StateReady, s.State(), "a dropped listen fails alone")
-	if st.Phase == mcpengine.ListenDropped {
-		assert.NotErrorIs(t, st.Err, mcpengine.ErrConnectionLost)
+	for _, h2c := range []bool{false, true} {
+		t.Run(map[bool]string{false: "h1", true: "h2c"}[h2c], func(t *testing.T) {
+			srv := demoserver.New(demoserver.Options{Versions: messages.ModernVersions})
+			h := srv.StreamableHandler(demoserver.HTTPOptions{DropStreamEvery: 1, DropAfterEvents: 1, NoPriming: true, DropAbort: true})
+			ts := httptest.NewUnstartedServer(h)
+			if h2c {
+				var protos http.Protocols
+				protos.SetUnencryptedHTTP2(true)
+				ts.Config.Protocols = &protos
+			}
+			ts.Start()
+			t.Cleanup(func() {
+				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+				defer cancel()
+				_ = h.Close(ctx)
+				ts.Close()
+			})
+			e := newEngine(t, mcpengine.Config{})
+			ctx := testCtx(t, 30*time.Second)
+			s, err := e.Connect(ctx, mcpengine.SessionConfig{Name: "drops", Server: mcpengine.ServerConfig{URL: ts.URL + demoserver.PathStreamable, Type: "streamable-http", HTTP2PriorKnowledge: h2c}})
+			require.NoError(t, err)
+			_, stop := watchNotes(s)
+			defer stop()
+			st := waitListen(t, s, 20*time.Second, "two drops", func(st mcpengine.ListenStatus) bool { return st.Drops >= 2 })
+			assert.GreaterOrEqual(t, st.Opened, 2, "re-opened after the first drop")
+			assert.Equal(t, mcpengine.StateReady, s.State(), "a dropped listen fails alone")
+			if st.Phase == mcpengine.ListenDropped {
+				assert.NotErrorIs(t, st.Err, mcpengine.ErrConnectionLost)
+			}
+			assert.NotEqual(t, mcpengine.ListenEnded, st.Phase)
+		})
 	}
-	assert.NotEqual(t, mcpengine.ListenEnded, st.Phase)
 }
 
 // TestTheSweepLeavesTheListenAlone: a request timeout shorter than the

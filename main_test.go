@@ -20,5 +20,9 @@ func TestMain(m *testing.M) {
 		serveCannedHTTP(era)
 		os.Exit(0)
 	}
+	if era := os.Getenv(h2cDemoServerEnv); era != "" {
+		serveH2CDemo(era)
+		os.Exit(0)
+	}
 	os.Exit(testkit.Main(m, testkit.MainOptions{EngineBin: &engineBin}))
 }

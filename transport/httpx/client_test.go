@@ -24,7 +24,7 @@ import (
 
 func transportOf(t *testing.T, c *http.Client) *http.Transport {
 	t.Helper()
-	tr, ok := c.Transport.(*http.Transport)
+	tr, ok := NetHTTPTransport(c)
 	require.True(t, ok)
 	return tr
 }

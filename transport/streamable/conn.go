@@ -79,6 +79,12 @@ type post struct {
 	values [4]string
 }
 
+// listen reports whether p is a 2026-07-28 subscriptions/listen, whose
+// answer stream stays open while the session listens.
+func (p *post) listen() bool {
+	return p.out.Modern.Method == messages.MethodSubscriptionsListen
+}
+
 // headerValue returns s as a header value backed by p.values[i]: a
 // one-element slice with no room to grow into the next value.
 func (p *post) headerValue(i int, s string) []string {
@@ -172,6 +178,12 @@ func (c *conn) WriteFrames(frames ...[]byte) error {
 		p := &post{}
 		httpcore.ClassifyInto(&p.out, f)
 		p.ctx, p.cancel = context.WithCancel(context.Background())
+		if p.listen() {
+			// Its answer stream stays open while the session listens:
+			// marked long-lived, it goes on the client's HTTP/2 stream
+			// connections where they apply (httpx.LongLived).
+			p.ctx = httpx.LongLived(p.ctx)
+		}
 		switch n := len(p.out.Requests); {
 		case n == 1:
 			p.only = pending{id: p.out.Requests[0], post: p}
@@ -215,7 +227,13 @@ func (c *conn) WriteFrames(frames ...[]byte) error {
 				c.inflight[pd.id] = pd
 			}
 			c.live[p] = struct{}{}
-			c.sched.Submit(p, p.out.Notification) // not closed: Close sets c.closed first
+			// The listen runs beside the scheduler's jobs, not as one: a
+			// job that runs for the session's life would keep every
+			// worker that finished a call parked beside it (one more
+			// goroutine per listening session that ever called).
+			if !p.listen() || !c.sched.Go(func() { c.runPost(p) }) {
+				c.sched.Submit(p, p.out.Notification) // not closed: Close sets c.closed first
+			}
 		}
 		return nil
 	}

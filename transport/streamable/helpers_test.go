@@ -48,13 +48,25 @@ type server struct {
 	delete func(w http.ResponseWriter, r *http.Request, s seen)
 }
 
-func newServer(t *testing.T) *server {
+func newServer(t *testing.T) *server { return newServerOver(t, false) }
+
+// newServerOver is newServer; with h2c the server also speaks
+// prior-knowledge h2c and its client does (the GET stream then goes over
+// the client's own HTTP/2 stream connections).
+func newServerOver(t *testing.T, h2c bool) *server {
 	t.Helper()
 	s := &server{reqs: map[string]chan seen{
 		http.MethodPost: make(chan seen, 256), http.MethodGet: make(chan seen, 256), http.MethodDelete: make(chan seen, 16),
 	}}
-	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
-	s.client = httpx.NewClient(httpx.ClientOptions{Proxy: httpx.NoProxy})
+	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
+	if h2c {
+		var protos http.Protocols
+		protos.SetHTTP1(true)
+		protos.SetUnencryptedHTTP2(true)
+		s.Config.Protocols = &protos
+	}
+	s.Start()
+	s.client = httpx.NewClient(httpx.ClientOptions{Proxy: httpx.NoProxy, HTTP2PriorKnowledge: h2c})
 	t.Cleanup(func() {
 		s.client.CloseIdleConnections()
 		s.CloseClientConnections()

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcpengine/mcpengine/transport"
+	"github.com/mcpengine/mcpengine/transport/httpx"
 	"github.com/mcpengine/mcpengine/transport/internal/httpcore"
 	"github.com/mcpengine/mcpengine/transport/internal/sse"
 )
@@ -34,7 +35,9 @@ func (c *conn) listen(ctx context.Context, l *listener) {
 				return
 			}
 		}
-		resp, sid, err := c.send(ctx, http.MethodGet, nil, rd.LastEventID())
+		// Marked long-lived: over HTTP/2 the stream goes on the client's
+		// stream connections, which spend no goroutine per open stream.
+		resp, sid, err := c.send(httpx.LongLived(ctx), http.MethodGet, nil, rd.LastEventID())
 		// Whatever the answer, waiting longer would not open the stream
 		// sooner: let notifications/initialized go.
 		l.markOpened()
@@ -71,9 +74,12 @@ func (c *conn) listen(ctx context.Context, l *listener) {
 			continue
 		}
 		failures = 0
-		rd.Reset(resp.Body)
+		// Only the body is kept while the stream is open: the response
+		// (its headers, the request it points to) can go.
+		body := resp.Body
+		rd.Reset(body)
 		err = c.consume(rd, &seen, nil)
-		_ = resp.Body.Close()
+		_ = body.Close()
 		if ctx.Err() != nil {
 			return
 		}

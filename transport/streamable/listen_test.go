@@ -112,28 +112,32 @@ func TestGetStreamFailuresNeverTouchThePosts(t *testing.T) {
 // client must wait at least the retry time and reconnect with
 // Last-Event-ID.
 func TestGetStreamHonoursRetryAndResumes(t *testing.T) {
-	const retry = 50 * time.Millisecond
-	s := newServer(t)
-	c, col := dial(t, s, &Dialer{})
-	initialize(t, s, c, col, "sess", messages.Version20250618, echoResult)
-	closedAt := make(chan time.Time, 1)
-	s.handle(http.MethodGet, func(w http.ResponseWriter, r *http.Request, rec seen) {
-		if rec.Header.Get("Last-Event-ID") == "" {
-			sseStream(w)("event-1", "", retry)
-			closedAt <- time.Now()
-			return
-		}
-		sseStream(w)("event-2", `{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"x"}}`, 0)
-		<-r.Context().Done()
-	})
-	c.Negotiated(transport.SessionInfo{ProtocolVersion: messages.Version20250618, Listen: true})
-	first := s.next(t, http.MethodGet)
-	assert.Empty(t, first.Header.Get("Last-Event-ID"))
-	at := <-closedAt
-	second := s.next(t, http.MethodGet)
-	assert.GreaterOrEqual(t, time.Since(at), retry)
-	assert.Equal(t, "event-1", second.Header.Get("Last-Event-ID"))
-	assert.Equal(t, "notifications/resources/updated", col.next(t).Method)
+	for _, h2c := range []bool{false, true} {
+		t.Run(map[bool]string{false: "h1", true: "h2c"}[h2c], func(t *testing.T) {
+			const retry = 50 * time.Millisecond
+			s := newServerOver(t, h2c)
+			c, col := dial(t, s, &Dialer{})
+			initialize(t, s, c, col, "sess", messages.Version20250618, echoResult)
+			closedAt := make(chan time.Time, 1)
+			s.handle(http.MethodGet, func(w http.ResponseWriter, r *http.Request, rec seen) {
+				if rec.Header.Get("Last-Event-ID") == "" {
+					sseStream(w)("event-1", "", retry)
+					closedAt <- time.Now()
+					return
+				}
+				sseStream(w)("event-2", `{"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"x"}}`, 0)
+				<-r.Context().Done()
+			})
+			c.Negotiated(transport.SessionInfo{ProtocolVersion: messages.Version20250618, Listen: true})
+			first := s.next(t, http.MethodGet)
+			assert.Empty(t, first.Header.Get("Last-Event-ID"))
+			at := <-closedAt
+			second := s.next(t, http.MethodGet)
+			assert.GreaterOrEqual(t, time.Since(at), retry)
+			assert.Equal(t, "event-1", second.Header.Get("Last-Event-ID"))
+			assert.Equal(t, "notifications/resources/updated", col.next(t).Method)
+		})
+	}
 }
 
 func TestDuplicateAnswerOnTheGetStreamIsDropped(t *testing.T) {

@@ -1,0 +1,116 @@
+package h2stream
+
+import (
+	"net/http"
+
+	"golang.org/x/net/http2"
+)
+
+// maxStreamID is the largest stream id (31 bits); a client's are odd.
+const maxStreamID = 1<<31 - 1
+
+// roundTrip opens a stream on cc (whose slot the caller took), sends req
+// and waits for the response headers, or the stream's failure, or the
+// request context's end.
+func (cc *clientConn) roundTrip(req *http.Request, body []byte) (*http.Response, error) {
+	if err := checkHeaders(req); err != nil {
+		cc.t.release(cc)
+		return nil, err
+	}
+	s := newStream(cc, req)
+
+	cc.wmu.Lock()
+	cc.mu.Lock()
+	var err error
+	switch {
+	case cc.err != nil:
+		err = &ConnError{Err: cc.err}
+	case cc.goAway != nil:
+		err = cc.goAway
+	case cc.nextID > maxStreamID:
+		err = &GoAwayError{LastStreamID: maxStreamID, Debug: errNoStreamIDs.Error()}
+	case int64(len(body)) > min(cc.initialWindow, cc.sendWindow):
+		err = ErrBodyTooLarge
+	}
+	if err != nil {
+		cc.mu.Unlock()
+		cc.wmu.Unlock()
+		cc.t.release(cc)
+		return nil, err
+	}
+	s.id = cc.nextID
+	cc.nextID += 2
+	cc.streams[s.id] = s
+	cc.sendWindow -= int64(len(body))
+	maxFrame := int(cc.maxFrame)
+	lastID := cc.nextID > maxStreamID
+	cc.mu.Unlock()
+	err = cc.writeRequestLocked(s.id, req, body, maxFrame)
+	cc.wmu.Unlock()
+	if lastID {
+		cc.t.unusable(cc)
+	}
+	if err != nil {
+		cc.close(&ConnError{Err: err}) // fails s too
+		return nil, s.headersOrError()
+	}
+
+	return s.awaitHeaders()
+}
+
+// writeRequestLocked writes the HEADERS (and CONTINUATION) frames of req
+// and its body as DATA, and flushes; the caller holds cc.wmu.
+func (cc *clientConn) writeRequestLocked(id uint32, req *http.Request, body []byte, maxFrame int) error {
+	block := cc.encodeHeadersLocked(req, len(body))
+	first := block[:min(len(block), maxFrame)]
+	rest := block[len(first):]
+	err := cc.fr.WriteHeaders(http2.HeadersFrameParam{
+		StreamID:      id,
+		BlockFragment: first,
+		EndStream:     len(body) == 0,
+		EndHeaders:    len(rest) == 0,
+	})
+	for err == nil && len(rest) > 0 {
+		chunk := rest[:min(len(rest), maxFrame)]
+		rest = rest[len(chunk):]
+		err = cc.fr.WriteContinuation(id, len(rest) == 0, chunk)
+	}
+	for err == nil && len(body) > 0 {
+		chunk := body[:min(len(body), maxFrame)]
+		body = body[len(chunk):]
+		err = cc.fr.WriteData(id, len(body) == 0, chunk)
+	}
+	if err == nil {
+		err = cc.bw.Flush()
+	}
+	return err
+}
+
+// awaitHeaders waits for the response headers or the stream's failure.
+func (s *stream) awaitHeaders() (*http.Response, error) {
+	for {
+		s.mu.Lock()
+		resp, err := s.resp, s.err
+		s.resp = nil
+		s.mu.Unlock()
+		switch {
+		case resp != nil:
+			return resp, nil
+		case err != nil:
+			if s.ctx.Err() != nil {
+				err = s.ctx.Err()
+			}
+			s.fail(err, true, true)
+			return nil, err
+		}
+		s.await()
+	}
+}
+
+// headersOrError is the stream's failure when its request could not be
+// written.
+func (s *stream) headersOrError() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.err
+}

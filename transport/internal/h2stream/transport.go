@@ -1,0 +1,195 @@
+package h2stream
+
+import (
+	"context"
+	"crypto/tls"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Defaults for zero Options fields.
+const (
+	// DefaultStreamWindow is each stream's receive window: what a stream
+	// whose body nobody reads may buffer before the server must wait.
+	DefaultStreamWindow = 256 << 10
+	// DefaultHandshakeTimeout bounds the dial, the TLS handshake and the
+	// server's first SETTINGS when the request's context has no sooner
+	// deadline.
+	DefaultHandshakeTimeout = 10 * time.Second
+	// DefaultPingTimeout is Options.PingTimeout's default.
+	DefaultPingTimeout = 15 * time.Second
+	// writeTimeout bounds one write to the connection: a server that
+	// stops reading fails the connection instead of blocking its writers.
+	writeTimeout = 10 * time.Second
+	// connWindow is the connection's receive window. The read loop gives
+	// it back as soon as it buffered the data (streams are bounded by
+	// their own windows), so it only needs to be large.
+	connWindow = 1 << 30
+	// maxRequestBody caps the request body this client sends.
+	maxRequestBody = 64 << 10
+	// maxHeaderListSize is announced to the server and bounds a
+	// response's decoded header list.
+	maxHeaderListSize = 1 << 20
+)
+
+// Options configures a Transport.
+type Options struct {
+	// DialContext opens TCP connections (the net/http transport's, with
+	// the engine's DialGate); nil means a net.Dialer.
+	DialContext func(ctx context.Context, network, addr string) (net.Conn, error)
+	// TLS is the TLS configuration of https origins; it is cloned and
+	// asks for h2 (ALPN).
+	TLS *tls.Config
+	// HandshakeTimeout bounds the dial, TLS handshake and first SETTINGS;
+	// zero means DefaultHandshakeTimeout.
+	HandshakeTimeout time.Duration
+	// StreamWindow is each stream's receive window; zero means
+	// DefaultStreamWindow.
+	StreamWindow uint32
+	// PingAfter is how long a connection may be silent before a PING
+	// checks that the server is still there; zero means no pings.
+	PingAfter time.Duration
+	// PingTimeout is how long the server has to answer it (any frame
+	// will do) before the connection fails; zero means
+	// DefaultPingTimeout.
+	PingTimeout time.Duration
+	// Fallback serves the requests of an https origin whose server does
+	// not choose h2; nil means such requests fail with an error.
+	Fallback http.RoundTripper
+}
+
+// Transport is an http.RoundTripper that sends requests over HTTP/2
+// connections of its own, one read-loop goroutine per connection: http://
+// URLs as prior-knowledge h2c, https:// with ALPN h2. It is meant for
+// requests whose answer streams for a long time.
+type Transport struct {
+	opts Options
+
+	mu      sync.Mutex
+	origins map[string]*origin
+	closed  bool
+	loops   sync.WaitGroup // the connections' read loops
+	dials   atomic.Int32   // connections dialed, for tests
+
+	// connWindow is the connections' receive window (the constant; tests
+	// make it small to show that it is given back).
+	connWindow uint32
+}
+
+// New returns a Transport.
+func New(o Options) *Transport {
+	if o.HandshakeTimeout <= 0 {
+		o.HandshakeTimeout = DefaultHandshakeTimeout
+	}
+	if o.PingTimeout <= 0 {
+		o.PingTimeout = DefaultPingTimeout
+	}
+	if o.StreamWindow == 0 {
+		o.StreamWindow = DefaultStreamWindow
+	}
+	if o.DialContext == nil {
+		o.DialContext = (&net.Dialer{}).DialContext
+	}
+	return &Transport{opts: o, origins: map[string]*origin{}, connWindow: connWindow}
+}
+
+// RoundTrip sends req on a stream of a connection to its origin and
+// returns once the response headers arrived; the response's body is fed
+// by the connection's read loop. A request the server refused without
+// processing it (REFUSED_STREAM, or above a GOAWAY's last stream) goes
+// again on another connection.
+func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
+	body, err := readRequestBody(req)
+	if err != nil {
+		return nil, err
+	}
+	key, err := originKey(req)
+	if err != nil {
+		return nil, err
+	}
+	ctx := req.Context()
+	for attempt := 0; ; attempt++ {
+		cc, fallback, err := t.connFor(ctx, key, req)
+		if fallback {
+			return t.fallback(req, body)
+		}
+		if err != nil {
+			return nil, err
+		}
+		resp, err := cc.roundTrip(req, body)
+		if err != nil && retryable(err) && attempt < 2 && ctx.Err() == nil {
+			continue
+		}
+		return resp, err
+	}
+}
+
+// fallback sends req through Options.Fallback, its body restored.
+func (t *Transport) fallback(req *http.Request, body []byte) (*http.Response, error) {
+	if t.opts.Fallback == nil {
+		return nil, errNotH2
+	}
+	r := req.Clone(req.Context())
+	setBody(r, body)
+	return t.opts.Fallback.RoundTrip(r)
+}
+
+// CloseIdleConnections closes the connections that carry no stream (there
+// are none for long: one closes when its last stream ends) and, when no
+// connection is left, waits for every read loop to exit.
+func (t *Transport) CloseIdleConnections() {
+	var idle []*clientConn
+	t.mu.Lock()
+	busy := false
+	for _, o := range t.origins {
+		for _, c := range o.conns {
+			if c.open == 0 {
+				idle = append(idle, c)
+			} else {
+				busy = true
+			}
+		}
+	}
+	for _, c := range idle {
+		t.dropLocked(c)
+	}
+	t.mu.Unlock()
+	for _, c := range idle {
+		c.close(errIdle)
+	}
+	if !busy {
+		t.loops.Wait()
+	}
+}
+
+// Close fails every stream with ErrClosed, closes every connection,
+// refuses new requests, and waits for the read loops to exit.
+func (t *Transport) Close() {
+	var all []*clientConn
+	t.mu.Lock()
+	t.closed = true
+	for key, o := range t.origins {
+		all = append(all, o.conns...)
+		o.conns = nil
+		delete(t.origins, key)
+	}
+	t.mu.Unlock()
+	for _, c := range all {
+		c.close(ErrClosed)
+	}
+	t.loops.Wait()
+}
+
+// openConns returns how many connections are in the pool, for tests.
+func (t *Transport) openConns() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	n := 0
+	for _, o := range t.origins {
+		n += len(o.conns)
+	}
+	return n
+}
