@@ -1,0 +1,151 @@
+package messages
+
+// DecodeInitializeResult decodes an initialize answer exactly as
+// Unmarshal(b, &r) into a zero r would: the same value, or an error where
+// Unmarshal gives one. The answers servers send are decoded by the frame
+// scanner (cold_scan.go), so a process's first session does not wait for
+// sonic to compile InitializeResult's decoder; anything the scanner does
+// not mirror exactly goes to sonic.
+func DecodeInitializeResult(b []byte) (InitializeResult, error) {
+	var r InitializeResult
+	if scanInitializeResult(b, &r) {
+		return r, nil
+	}
+	r = InitializeResult{}
+	err := Unmarshal(b, &r)
+	return r, err
+}
+
+// scanInitializeResult fills r from b when the scanner takes all of b.
+func scanInitializeResult(b []byte, r *InitializeResult) bool {
+	b = trimSpace(b)
+	if len(b) == 0 || b[0] != '{' {
+		return false
+	}
+	var seen once
+	end, ok := eachMember(b, 0, func(name []byte, i int) (int, bool) {
+		switch string(name) {
+		case "protocolVersion":
+			if seen.first(0) {
+				return coldString(b, i, &r.ProtocolVersion)
+			}
+		case "capabilities":
+			if seen.first(1) {
+				return scanServerCapabilities(b, i, &r.Capabilities)
+			}
+		case "serverInfo":
+			if seen.first(2) {
+				return scanImplementation(b, i, &r.ServerInfo)
+			}
+		case "instructions":
+			if seen.first(3) {
+				return coldString(b, i, &r.Instructions)
+			}
+		case "_meta":
+			if seen.first(4) {
+				return bySonic(b, i, &r.Meta)
+			}
+		default:
+			return skipMember(b, i)
+		}
+		return 0, false
+	})
+	return ok && end == len(b)
+}
+
+// scanServerCapabilities decodes the object or null at b[i] into c.
+func scanServerCapabilities(b []byte, i int, c *ServerCapabilities) (int, bool) {
+	if end, ok := scanLiteral(b, i, "null"); ok {
+		return end, true
+	}
+	if i >= len(b) || b[i] != '{' {
+		return 0, false
+	}
+	var seen once
+	return eachMember(b, i, func(name []byte, i int) (int, bool) {
+		switch string(name) {
+		case "tools":
+			if seen.first(0) {
+				return coldObject(b, i, &c.Tools, func(v *ToolsCapability, seen *once, name []byte, i int) (int, bool) {
+					return flag(b, i, seen, name, "listChanged", 0, &v.ListChanged)
+				})
+			}
+		case "resources":
+			if seen.first(1) {
+				return coldObject(b, i, &c.Resources, func(v *ResourcesCapability, seen *once, name []byte, i int) (int, bool) {
+					if string(name) == "subscribe" {
+						return flag(b, i, seen, name, "subscribe", 1, &v.Subscribe)
+					}
+					return flag(b, i, seen, name, "listChanged", 0, &v.ListChanged)
+				})
+			}
+		case "prompts":
+			if seen.first(2) {
+				return coldObject(b, i, &c.Prompts, func(v *PromptsCapability, seen *once, name []byte, i int) (int, bool) {
+					return flag(b, i, seen, name, "listChanged", 0, &v.ListChanged)
+				})
+			}
+		case "logging":
+			if seen.first(3) {
+				return coldObject(b, i, &c.Logging, noOptions[LoggingCapability](b))
+			}
+		case "completions":
+			if seen.first(4) {
+				return coldObject(b, i, &c.Completions, noOptions[CompletionsCapability](b))
+			}
+		case "experimental":
+			if seen.first(5) {
+				return bySonic(b, i, &c.Experimental)
+			}
+		case "tasks":
+			if seen.first(6) {
+				return bySonic(b, i, &c.Tasks)
+			}
+		default:
+			return skipMember(b, i)
+		}
+		return 0, false
+	})
+}
+
+// scanImplementation decodes the object or null at b[i] into impl.
+func scanImplementation(b []byte, i int, impl *Implementation) (int, bool) {
+	if end, ok := scanLiteral(b, i, "null"); ok {
+		return end, true
+	}
+	if i >= len(b) || b[i] != '{' {
+		return 0, false
+	}
+	var seen once
+	return eachMember(b, i, func(name []byte, i int) (int, bool) {
+		switch string(name) {
+		case "name":
+			if seen.first(0) {
+				return coldString(b, i, &impl.Name)
+			}
+		case "title":
+			if seen.first(1) {
+				return coldString(b, i, &impl.Title)
+			}
+		case "version":
+			if seen.first(2) {
+				return coldString(b, i, &impl.Version)
+			}
+		case "description":
+			if seen.first(3) {
+				return coldString(b, i, &impl.Description)
+			}
+		case "websiteUrl":
+			if seen.first(4) {
+				return coldString(b, i, &impl.WebsiteURL)
+			}
+		case "icons":
+			if seen.first(5) {
+				return bySonic(b, i, &impl.Icons)
+			}
+		default:
+			return skipMember(b, i)
+		}
+		return 0, false
+	})
+}
