@@ -116,7 +116,7 @@ func (a *sessionActor) beginHandshake() {
 	}
 	hs := a.sh.cfg.Handshake
 	method, params := hs.Request(a.sh.cfg.clientCapabilities())
-	raw, err := messages.Marshal(params)
+	raw, err := messages.MarshalOnce(params)
 	if err != nil {
 		a.connectionFailed(err)
 		return
