@@ -149,3 +149,32 @@ func scanImplementation(b []byte, i int, impl *Implementation) (int, bool) {
 		return 0, false
 	})
 }
+
+// InitializeVersion returns the protocolVersion member of an initialize
+// answer ("" when absent), as Unmarshal into a struct holding only that
+// member would; ok is false where that Unmarshal fails. The HTTP transport
+// needs it once per session, before the session decodes the answer: the
+// scanner reads it without sonic compiling a decoder for that struct.
+func InitializeVersion(result RawMessage) (version string, ok bool) {
+	b := trimSpace(result)
+	names := [...]string{"protocolVersion"}
+	var s [1]span
+	if len(b) > 0 && b[0] == '{' {
+		if end, scanned := scanMembers(b, 0, names[:], s[:]); scanned && end == len(b) {
+			if !s[0].present() {
+				return "", true
+			}
+			if _, scanned = coldString(b, s[0].start, &version); scanned {
+				return version, true
+			}
+			version = ""
+		}
+	}
+	var r struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	if Unmarshal(result, &r) != nil {
+		return "", false
+	}
+	return r.ProtocolVersion, true
+}

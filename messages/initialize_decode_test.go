@@ -99,3 +99,20 @@ func FuzzInitializeResultScanner(f *testing.F) {
 		require.Equal(t, want, fast, "%q", data)
 	})
 }
+
+// InitializeVersion reads what Unmarshal into a struct of protocolVersion
+// alone reads, and fails where it fails (what sonic decoded before failing
+// is of no use to anyone).
+func TestInitializeVersionMatchesSonic(t *testing.T) {
+	for _, in := range append(append([]string{`{"protocolVersion":"a\u00e9"}`, `{"protocolVersion":"x","capabilities":5}`}, scannedInitializeResults...), sonicInitializeResults...) {
+		var want struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		}
+		err := Unmarshal([]byte(in), &want)
+		got, ok := InitializeVersion([]byte(in))
+		assert.Equal(t, err == nil, ok, in)
+		if ok {
+			assert.Equal(t, want.ProtocolVersion, got, in)
+		}
+	}
+}
