@@ -9,10 +9,11 @@ import (
 // MarshalCallToolParams gives Marshal(p)'s bytes. Marshal compiles an
 // encoder for CallToolParams (and TaskMetadata, _meta's map) on a
 // process's first tools/call, ~2 ms before its first call can leave;
-// here the envelope is appended by hand and only the arguments go through
-// sonic, into the same buffer, so a call costs what Marshal(p) cost: one
-// allocation for the result. A call with a task, _meta or a name that is
-// not plain ASCII goes through Marshal.
+// here the envelope is appended by hand, and so are arguments of the
+// usual types (appendArgs); others go through sonic, into the same
+// buffer. A call allocates what Marshal(p) allocated: its result. A call
+// with a task, _meta or a name that is not plain ASCII goes through
+// Marshal.
 func MarshalCallToolParams(p *CallToolParams) ([]byte, error) {
 	if p.Task != nil || len(p.Meta) > 0 || !plainASCII(p.Name) {
 		return Marshal(p)
@@ -26,7 +27,11 @@ func MarshalCallToolParams(p *CallToolParams) ([]byte, error) {
 	*bp = append(b, '"')
 	if p.Arguments != nil {
 		*bp = append(*bp, `,"arguments":`...)
-		if err := encoder.EncodeInto(bp, p.Arguments, outgoingOptions); err != nil {
+		// What appendArgs refuses (it leaves *bp's length as it was) goes
+		// to sonic.
+		if args, ok := appendArgs(*bp, p.Arguments, 0); ok {
+			*bp = args
+		} else if err := encoder.EncodeInto(bp, p.Arguments, outgoingOptions); err != nil {
 			callScratch.Put(bp)
 			return nil, err
 		}

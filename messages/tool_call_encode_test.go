@@ -2,6 +2,7 @@ package messages
 
 import (
 	"encoding/json"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -82,5 +83,57 @@ func FuzzMarshalCallToolParams(f *testing.F) {
 		got, err := MarshalCallToolParams(p)
 		require.NoError(t, err)
 		require.Equal(t, string(want), string(got))
+	})
+}
+
+// The arguments appendArgs writes are sonic's bytes: every kind of value
+// it takes, one key per map so that the order cannot differ.
+func TestAppendArgsMatchesSonic(t *testing.T) {
+	var nilMap map[string]any
+	var nilSlice []any
+	values := []any{
+		nil, "", "plain", "é🎉\u2028\ufeff<>&", "\x00\x01\b\f\n\r\t\x1f\x7f\"\\/",
+		"bad \xff \xed\xa0\x80 \xe2\x82 end", true, false,
+		0.0, math.Copysign(0, -1), 1.0, -1.5, 0.1, 1e-6, 9.99e-7, 1e-7, 1e20, 1e21, 123456789012345678.0, math.MaxFloat64, math.SmallestNonzeroFloat64, -2.5e-300,
+		0, -7, math.MaxInt64, int64(math.MinInt64),
+		nilMap, map[string]any{}, nilSlice, []any{}, []any{"a", 1.5, nil, []any{map[string]any{"k\n": false}}},
+	}
+	for _, v := range values {
+		for _, wrapped := range []any{v, map[string]any{"k": v}, []any{v, v}} {
+			want, err := Marshal(wrapped)
+			require.NoError(t, err, "%#v", wrapped)
+			got, ok := appendArgs(nil, wrapped, 0)
+			require.True(t, ok, "%#v", wrapped)
+			assert.Equal(t, string(want), string(got), "%#v", wrapped)
+		}
+	}
+	for _, v := range []any{math.NaN(), math.Inf(1), float32(1), uint(1), map[string]string{}, []string{}, struct{}{}} {
+		_, ok := appendArgs(nil, map[string]any{"k": v}, 0)
+		assert.False(t, ok, "%#v", v)
+	}
+	deep := any("leaf")
+	for range maxArgsDepth + 1 {
+		deep = []any{deep}
+	}
+	_, ok := appendArgs(nil, deep, 0)
+	assert.False(t, ok)
+}
+
+// FuzzAppendArgs: for any string, float and int, appendArgs writes
+// sonic's bytes (or refuses what sonic refuses).
+func FuzzAppendArgs(f *testing.F) {
+	f.Add("hello", 1.5, int64(3))
+	f.Add("\xed\xa0\x80\x00", 1e-7, int64(-1))
+	f.Fuzz(func(t *testing.T, s string, x float64, n int64) {
+		for _, v := range []any{s, x, n, map[string]any{s: []any{x, n}}} {
+			want, err := Marshal(v)
+			got, ok := appendArgs(nil, v, 0)
+			if err != nil {
+				require.False(t, ok, "%#v: sonic refuses it", v)
+				continue
+			}
+			require.True(t, ok, "%#v", v)
+			require.Equal(t, string(want), string(got), "%#v", v)
+		}
 	})
 }
