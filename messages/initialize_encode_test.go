@@ -67,10 +67,19 @@ func TestMarshalOnceMatchesMarshal(t *testing.T) {
 		{"v", "a\"b\\c", "tab\there"},
 		{"v", "bad \xff utf8", "<&> \u2028"},
 	}
-	for bits := range uint16(1 << 15) {
+	// Every combination of the members appended by hand, then each member
+	// left to sonic on top of all of them.
+	var variants []uint16
+	for bits := range uint16(1 << 11) {
 		if bits&3 == 2 || bits&(8|16) != 0 && bits&4 == 0 || bits&(64|128) != 0 && bits&32 == 0 {
 			continue // flags of an absent capability
 		}
+		variants = append(variants, bits)
+	}
+	for bit := uint16(1 << 11); bit != 0; bit <<= 1 {
+		variants = append(variants, bit|0x7ff)
+	}
+	for _, bits := range variants {
 		for _, s := range strs {
 			p := initializeParamsVariant(bits, s[0], s[1], s[2])
 			want, err := Marshal(p)
