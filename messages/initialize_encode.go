@@ -1,17 +1,31 @@
 package messages
 
-// MarshalOnce encodes params a session sends once, in its handshake,
-// giving exactly Marshal's bytes. InitializeParams, as the engine builds
-// it, is appended by hand: Marshal would first have sonic compile an
-// encoder for it and the capability types (~3 ms of a process's first
-// Connect) to use it once per session. Anything else, and an
-// InitializeParams with members that are rare in a handshake, goes
-// through Marshal.
+// MarshalOnce encodes what a session sends once, in its handshake, giving
+// exactly Marshal's bytes. InitializeParams, ClientCapabilities and
+// Implementation (a 2026-07-28 session's _meta), as the engine builds
+// them, are appended by hand: Marshal would first have sonic compile
+// encoders for them (~3 ms of a process's first Connect) to use them once
+// per session. Anything else, and these with members that are rare in a
+// handshake, goes through Marshal.
 func MarshalOnce(v any) ([]byte, error) {
-	if p, ok := v.(*InitializeParams); ok && p != nil {
-		if b, ok := appendInitializeParams(make([]byte, 0, 256), p); ok {
-			return b, nil
+	var b []byte
+	ok := false
+	switch p := v.(type) {
+	case *InitializeParams:
+		if p != nil {
+			b, ok = appendInitializeParams(make([]byte, 0, 256), p)
 		}
+	case *ClientCapabilities:
+		if p != nil {
+			b, ok = appendClientCapabilities(make([]byte, 0, 128), p)
+		}
+	case *Implementation:
+		if p != nil {
+			b, ok = appendImplementation(make([]byte, 0, 64), p)
+		}
+	}
+	if ok {
+		return b, nil
 	}
 	return Marshal(v)
 }
@@ -22,22 +36,30 @@ func MarshalOnce(v any) ([]byte, error) {
 // (sonic's escaping and its replacement of invalid UTF-8 are not
 // mirrored).
 func appendInitializeParams(b []byte, p *InitializeParams) ([]byte, bool) {
-	c, info := &p.Capabilities, &p.ClientInfo
-	if len(c.Experimental) > 0 || c.Tasks != nil || len(info.Icons) > 0 || len(p.Meta) > 0 {
+	if len(p.Meta) > 0 || !plainASCII(p.ProtocolVersion) {
 		return nil, false
 	}
-	ok := true
-	str := func(s string) {
-		if !plainASCII(s) {
-			ok = false
-		}
-		b = append(b, '"')
-		b = append(b, s...)
-		b = append(b, '"')
+	b = append(b, `{"protocolVersion":"`...)
+	b = append(b, p.ProtocolVersion...)
+	b = append(b, `","capabilities":`...)
+	b, ok := appendClientCapabilities(b, &p.Capabilities)
+	if !ok {
+		return nil, false
 	}
-	b = append(b, `{"protocolVersion":`...)
-	str(p.ProtocolVersion)
-	b = append(b, `,"capabilities":{`...)
+	b = append(b, `,"clientInfo":`...)
+	if b, ok = appendImplementation(b, &p.ClientInfo); !ok {
+		return nil, false
+	}
+	return append(b, '}'), true
+}
+
+// appendClientCapabilities appends c as the outgoing codec would, or
+// reports false for experimental capabilities and tasks.
+func appendClientCapabilities(b []byte, c *ClientCapabilities) ([]byte, bool) {
+	if len(c.Experimental) > 0 || c.Tasks != nil {
+		return nil, false
+	}
+	b = append(b, '{')
 	first := true
 	member := func(name string) {
 		if !first {
@@ -64,7 +86,25 @@ func appendInitializeParams(b []byte, p *InitializeParams) ([]byte, bool) {
 		member("elicitation")
 		b = appendPresence(b, "form", e.Form != nil, "url", e.URL != nil)
 	}
-	b = append(b, `},"clientInfo":{"name":`...)
+	return append(b, '}'), true
+}
+
+// appendImplementation appends info as the outgoing codec would, or
+// reports false for icons and strings that are not plain ASCII.
+func appendImplementation(b []byte, info *Implementation) ([]byte, bool) {
+	if len(info.Icons) > 0 {
+		return nil, false
+	}
+	ok := true
+	str := func(s string) {
+		if !plainASCII(s) {
+			ok = false
+		}
+		b = append(b, '"')
+		b = append(b, s...)
+		b = append(b, '"')
+	}
+	b = append(b, `{"name":`...)
 	str(info.Name)
 	if info.Title != "" {
 		b = append(b, `,"title":`...)
@@ -80,8 +120,7 @@ func appendInitializeParams(b []byte, p *InitializeParams) ([]byte, bool) {
 		b = append(b, `,"websiteUrl":`...)
 		str(info.WebsiteURL)
 	}
-	b = append(b, "}}"...)
-	return b, ok
+	return append(b, '}'), ok
 }
 
 // appendPresence appends an object of up to two empty-object members,

@@ -117,3 +117,23 @@ func FuzzMarshalOnce(f *testing.F) {
 		require.Equal(t, string(want), string(got))
 	})
 }
+
+// The parts of a 2026-07-28 request's _meta: MarshalOnce gives Marshal's
+// bytes for the capabilities and the client info alone too.
+func TestMarshalOnceMatchesMarshalForMetaParts(t *testing.T) {
+	for bits := range uint16(1 << 15) {
+		if bits&0x7ff != bits && bits&0x7ff != 0x7ff {
+			continue
+		}
+		for _, s := range [][2]string{{"mcpengine", "0.1.0"}, {"na\"me", "\xff"}} {
+			p := initializeParamsVariant(bits, "v", s[0], s[1])
+			for _, v := range []any{&p.Capabilities, &p.ClientInfo} {
+				want, err := Marshal(v)
+				require.NoError(t, err)
+				got, err := MarshalOnce(v)
+				require.NoError(t, err)
+				require.Equal(t, string(want), string(got), "bits %b, %#v", bits, v)
+			}
+		}
+	}
+}
