@@ -17,16 +17,21 @@ import (
 
 // eachMember reads the object at b[i] == '{' and calls member for each
 // member with its name and the index where its value starts; member
-// returns the index just past the value. Escaped names are refused (sonic
-// unescapes them and might match a known name). It returns the index just
-// past the closing brace.
+// returns the index just past the value. It refuses an escaped name
+// (sonic unescapes it and might match a known name) and a name given
+// twice (whether sonic keeps the first value, the last or a merge of both
+// is an implementation detail), which it can tell for up to
+// maxColdMembers members: an object with more is refused too. It returns
+// the index just past the closing brace.
 func eachMember(b []byte, i int, member func(name []byte, i int) (int, bool)) (int, bool) {
+	var names [maxColdMembers][]byte
+	n := 0
 	i = skipSpace(b, i+1)
 	if i < len(b) && b[i] == '}' {
 		return i + 1, true
 	}
 	for {
-		if i >= len(b) || b[i] != '"' {
+		if i >= len(b) || b[i] != '"' || n == maxColdMembers {
 			return 0, false
 		}
 		end, escaped, ok := scanString(b, i)
@@ -34,6 +39,13 @@ func eachMember(b []byte, i int, member func(name []byte, i int) (int, bool)) (i
 			return 0, false
 		}
 		name := b[i+1 : end-1]
+		for _, seen := range names[:n] {
+			if string(seen) == string(name) {
+				return 0, false
+			}
+		}
+		names[n] = name
+		n++
 		if i = skipSpace(b, end); i >= len(b) || b[i] != ':' {
 			return 0, false
 		}
@@ -54,18 +66,9 @@ func eachMember(b []byte, i int, member func(name []byte, i int) (int, bool)) (i
 	}
 }
 
-// once tracks which known members an object gave: a known member given
-// twice is refused, since whether sonic keeps the first value, the last or
-// a merge of both is an implementation detail.
-type once uint32
-
-func (o *once) first(k int) bool {
-	if *o&(1<<k) != 0 {
-		return false
-	}
-	*o |= 1 << k
-	return true
-}
+// maxColdMembers bounds the members of one object eachMember takes: the
+// handshake's objects have a handful.
+const maxColdMembers = 32
 
 // coldString decodes the string or null at b[i] into *dst (null leaves it
 // as it is, as sonic does) and returns the index past it.
@@ -107,9 +110,10 @@ func coldBool(b []byte, i int, dst *bool) (int, bool) {
 }
 
 // coldObject decodes the object or null at b[i] into the pointer *dst:
-// null leaves it nil; an object gets a new T whose members decode fills,
-// with seen fresh for the object.
-func coldObject[T any](b []byte, i int, dst **T, decode func(v *T, seen *once, name []byte, i int) (int, bool)) (int, bool) {
+// null leaves it nil; an object gets a new T whose members decode fills.
+// decode gets b rather than closing over it, so that the functions passed
+// capture nothing and cost no allocation.
+func coldObject[T any](b []byte, i int, dst **T, decode func(v *T, b, name []byte, i int) (int, bool)) (int, bool) {
 	if end, ok := scanLiteral(b, i, "null"); ok {
 		return end, true
 	}
@@ -117,8 +121,7 @@ func coldObject[T any](b []byte, i int, dst **T, decode func(v *T, seen *once, n
 		return 0, false
 	}
 	v := new(T)
-	var seen once
-	end, ok := eachMember(b, i, func(name []byte, i int) (int, bool) { return decode(v, &seen, name, i) })
+	end, ok := eachMember(b, i, func(name []byte, i int) (int, bool) { return decode(v, b, name, i) })
 	if !ok {
 		return 0, false
 	}
@@ -132,32 +135,34 @@ func skipMember(b []byte, i int) (int, bool) { return skipValue(b, i) }
 
 // noOptions is the decode function of coldObject for the types without
 // members: every member is skipped.
-func noOptions[T any](b []byte) func(*T, *once, []byte, int) (int, bool) {
-	return func(_ *T, _ *once, _ []byte, i int) (int, bool) { return skipMember(b, i) }
-}
+func noOptions[T any](_ *T, b, _ []byte, i int) (int, bool) { return skipMember(b, i) }
 
-// flag decodes the boolean member want (the k-th known member of its
-// object, for seen) into dst when name is want, and skips any other.
-func flag(b []byte, i int, seen *once, name []byte, want string, k int, dst *bool) (int, bool) {
+// flag decodes the boolean member want into dst when name is want, and
+// skips any other.
+func flag(b []byte, i int, name []byte, want string, dst *bool) (int, bool) {
 	if string(name) != want {
 		return skipMember(b, i)
-	}
-	if !seen.first(k) {
-		return 0, false
 	}
 	return coldBool(b, i, dst)
 }
 
-// bySonic decodes the value at b[i] into dst with sonic: for members whose
-// types are rare in a handshake (experimental, _meta, icons, tasks), so
-// that their decoders are compiled only by the servers that send them. dst
-// is still zero (each member is decoded once), so this gives what the
-// member would have given decoded in place.
-func bySonic(b []byte, i int, dst any) (int, bool) {
+// bySonic decodes the value at b[i] into *dst with sonic: for members
+// whose types are rare in a handshake (experimental, _meta, icons,
+// tasks), so that their decoders are compiled only by the servers that
+// send them. Each member is decoded once (eachMember refuses repeats), so
+// this gives what the member would have given decoded in place. The value
+// is decoded into a variable of its own, which only this call moves to
+// the heap (not the caller's whole result).
+func bySonic[T any](b []byte, i int, dst *T) (int, bool) {
 	end, ok := skipValue(b, i)
-	if !ok || Unmarshal(b[i:end], dst) != nil {
+	if !ok {
 		return 0, false
 	}
+	var v T
+	if Unmarshal(b[i:end], &v) != nil {
+		return 0, false
+	}
+	*dst = v
 	return end, true
 }
 

@@ -10,9 +10,11 @@ func DecodeDiscoverResult(b []byte) (DiscoverResult, error) {
 	if scanDiscoverResult(b, &r) {
 		return r, nil
 	}
-	r = DiscoverResult{}
-	err := Unmarshal(b, &r)
-	return r, err
+	// A variable of its own: taking r's address for sonic would move r
+	// to the heap on the scanner's path too.
+	var slow DiscoverResult
+	err := Unmarshal(b, &slow)
+	return slow, err
 }
 
 // scanDiscoverResult fills r from b when the scanner takes all of b.
@@ -21,53 +23,33 @@ func scanDiscoverResult(b []byte, r *DiscoverResult) bool {
 	if len(b) == 0 || b[0] != '{' {
 		return false
 	}
-	var seen once
 	end, ok := eachMember(b, 0, func(name []byte, i int) (int, bool) {
 		switch string(name) {
 		case "resultType":
-			if seen.first(0) {
-				return coldString(b, i, &r.ResultType)
-			}
+			return coldString(b, i, &r.ResultType)
 		case "supportedVersions":
-			if seen.first(1) {
-				return coldStrings(b, i, &r.SupportedVersions)
-			}
+			return coldStrings(b, i, &r.SupportedVersions)
 		case "capabilities":
-			if seen.first(2) {
-				return scanServerCapabilities(b, i, &r.Capabilities)
-			}
+			return scanServerCapabilities(b, i, &r.Capabilities)
 		case "instructions":
-			if seen.first(3) {
-				return coldString(b, i, &r.Instructions)
-			}
+			return coldString(b, i, &r.Instructions)
 		case "ttlMs":
-			if seen.first(4) {
-				return coldInt(b, i, &r.TTLMs)
-			}
+			return coldInt(b, i, &r.TTLMs)
 		case "cacheScope":
-			if seen.first(5) {
-				return coldString(b, i, &r.CacheScope)
-			}
+			return coldString(b, i, &r.CacheScope)
 		case "_meta":
-			if seen.first(6) {
-				return coldObject(b, i, &r.Meta, func(m *ResultMeta, seen *once, name []byte, i int) (int, bool) {
-					if string(name) != "io.modelcontextprotocol/serverInfo" {
-						return skipMember(b, i)
-					}
-					if !seen.first(0) {
-						return 0, false
-					}
-					if end, ok := scanLiteral(b, i, "null"); ok {
-						return end, true
-					}
-					m.ServerInfo = new(Implementation)
-					return scanImplementation(b, i, m.ServerInfo)
-				})
-			}
-		default:
-			return skipMember(b, i)
+			return coldObject(b, i, &r.Meta, func(m *ResultMeta, b, name []byte, i int) (int, bool) {
+				if string(name) != "io.modelcontextprotocol/serverInfo" {
+					return skipMember(b, i)
+				}
+				if end, ok := scanLiteral(b, i, "null"); ok {
+					return end, true
+				}
+				m.ServerInfo = new(Implementation)
+				return scanImplementation(b, i, m.ServerInfo)
+			})
 		}
-		return 0, false
+		return skipMember(b, i)
 	})
 	return ok && end == len(b)
 }

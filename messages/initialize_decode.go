@@ -11,9 +11,11 @@ func DecodeInitializeResult(b []byte) (InitializeResult, error) {
 	if scanInitializeResult(b, &r) {
 		return r, nil
 	}
-	r = InitializeResult{}
-	err := Unmarshal(b, &r)
-	return r, err
+	// A variable of its own: taking r's address for sonic would move r
+	// to the heap on the scanner's path too.
+	var slow InitializeResult
+	err := Unmarshal(b, &slow)
+	return slow, err
 }
 
 // scanInitializeResult fills r from b when the scanner takes all of b.
@@ -22,33 +24,20 @@ func scanInitializeResult(b []byte, r *InitializeResult) bool {
 	if len(b) == 0 || b[0] != '{' {
 		return false
 	}
-	var seen once
 	end, ok := eachMember(b, 0, func(name []byte, i int) (int, bool) {
 		switch string(name) {
 		case "protocolVersion":
-			if seen.first(0) {
-				return coldString(b, i, &r.ProtocolVersion)
-			}
+			return coldString(b, i, &r.ProtocolVersion)
 		case "capabilities":
-			if seen.first(1) {
-				return scanServerCapabilities(b, i, &r.Capabilities)
-			}
+			return scanServerCapabilities(b, i, &r.Capabilities)
 		case "serverInfo":
-			if seen.first(2) {
-				return scanImplementation(b, i, &r.ServerInfo)
-			}
+			return scanImplementation(b, i, &r.ServerInfo)
 		case "instructions":
-			if seen.first(3) {
-				return coldString(b, i, &r.Instructions)
-			}
+			return coldString(b, i, &r.Instructions)
 		case "_meta":
-			if seen.first(4) {
-				return bySonic(b, i, &r.Meta)
-			}
-		default:
-			return skipMember(b, i)
+			return bySonic(b, i, &r.Meta)
 		}
-		return 0, false
+		return skipMember(b, i)
 	})
 	return ok && end == len(b)
 }
@@ -61,50 +50,33 @@ func scanServerCapabilities(b []byte, i int, c *ServerCapabilities) (int, bool) 
 	if i >= len(b) || b[i] != '{' {
 		return 0, false
 	}
-	var seen once
 	return eachMember(b, i, func(name []byte, i int) (int, bool) {
 		switch string(name) {
 		case "tools":
-			if seen.first(0) {
-				return coldObject(b, i, &c.Tools, func(v *ToolsCapability, seen *once, name []byte, i int) (int, bool) {
-					return flag(b, i, seen, name, "listChanged", 0, &v.ListChanged)
-				})
-			}
+			return coldObject(b, i, &c.Tools, func(v *ToolsCapability, b, name []byte, i int) (int, bool) {
+				return flag(b, i, name, "listChanged", &v.ListChanged)
+			})
 		case "resources":
-			if seen.first(1) {
-				return coldObject(b, i, &c.Resources, func(v *ResourcesCapability, seen *once, name []byte, i int) (int, bool) {
-					if string(name) == "subscribe" {
-						return flag(b, i, seen, name, "subscribe", 1, &v.Subscribe)
-					}
-					return flag(b, i, seen, name, "listChanged", 0, &v.ListChanged)
-				})
-			}
+			return coldObject(b, i, &c.Resources, func(v *ResourcesCapability, b, name []byte, i int) (int, bool) {
+				if string(name) == "subscribe" {
+					return flag(b, i, name, "subscribe", &v.Subscribe)
+				}
+				return flag(b, i, name, "listChanged", &v.ListChanged)
+			})
 		case "prompts":
-			if seen.first(2) {
-				return coldObject(b, i, &c.Prompts, func(v *PromptsCapability, seen *once, name []byte, i int) (int, bool) {
-					return flag(b, i, seen, name, "listChanged", 0, &v.ListChanged)
-				})
-			}
+			return coldObject(b, i, &c.Prompts, func(v *PromptsCapability, b, name []byte, i int) (int, bool) {
+				return flag(b, i, name, "listChanged", &v.ListChanged)
+			})
 		case "logging":
-			if seen.first(3) {
-				return coldObject(b, i, &c.Logging, noOptions[LoggingCapability](b))
-			}
+			return coldObject(b, i, &c.Logging, noOptions[LoggingCapability])
 		case "completions":
-			if seen.first(4) {
-				return coldObject(b, i, &c.Completions, noOptions[CompletionsCapability](b))
-			}
+			return coldObject(b, i, &c.Completions, noOptions[CompletionsCapability])
 		case "experimental":
-			if seen.first(5) {
-				return bySonic(b, i, &c.Experimental)
-			}
+			return bySonic(b, i, &c.Experimental)
 		case "tasks":
-			if seen.first(6) {
-				return bySonic(b, i, &c.Tasks)
-			}
-		default:
-			return skipMember(b, i)
+			return bySonic(b, i, &c.Tasks)
 		}
-		return 0, false
+		return skipMember(b, i)
 	})
 }
 
@@ -116,37 +88,22 @@ func scanImplementation(b []byte, i int, impl *Implementation) (int, bool) {
 	if i >= len(b) || b[i] != '{' {
 		return 0, false
 	}
-	var seen once
 	return eachMember(b, i, func(name []byte, i int) (int, bool) {
 		switch string(name) {
 		case "name":
-			if seen.first(0) {
-				return coldString(b, i, &impl.Name)
-			}
+			return coldString(b, i, &impl.Name)
 		case "title":
-			if seen.first(1) {
-				return coldString(b, i, &impl.Title)
-			}
+			return coldString(b, i, &impl.Title)
 		case "version":
-			if seen.first(2) {
-				return coldString(b, i, &impl.Version)
-			}
+			return coldString(b, i, &impl.Version)
 		case "description":
-			if seen.first(3) {
-				return coldString(b, i, &impl.Description)
-			}
+			return coldString(b, i, &impl.Description)
 		case "websiteUrl":
-			if seen.first(4) {
-				return coldString(b, i, &impl.WebsiteURL)
-			}
+			return coldString(b, i, &impl.WebsiteURL)
 		case "icons":
-			if seen.first(5) {
-				return bySonic(b, i, &impl.Icons)
-			}
-		default:
-			return skipMember(b, i)
+			return bySonic(b, i, &impl.Icons)
 		}
-		return 0, false
+		return skipMember(b, i)
 	})
 }
 
