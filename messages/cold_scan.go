@@ -4,16 +4,19 @@ import (
 	"bytes"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // The helpers below decode the messages a session receives once (the
-// initialize answer) with the frame scanner instead of sonic. sonic
-// compiles a decoder to machine code for each Go type on its first use,
-// which costs ~10 ms for InitializeResult and its capability types: more
-// than the rest of a session's first call. These helpers copy what they
-// decode (no aliasing: what a handshake learns is kept for the session's
-// life) and refuse anything they do not mirror exactly, leaving it to
-// sonic, which stays the reference (see the fuzz tests).
+// initialize and server/discover answers) with the frame scanner instead
+// of sonic. sonic compiles a decoder to machine code for each Go type on
+// its first use, which costs ~10 ms for InitializeResult and its
+// capability types: more than the rest of a session's first call. They
+// scan a copy of the answer, made once, which the decoded strings alias
+// (what a handshake learns is kept for the session's life, and the
+// transport may reuse the answer's buffer), and refuse anything they do
+// not mirror exactly, leaving it to sonic, which stays the reference (see
+// the fuzz tests).
 
 // eachMember reads the object at b[i] == '{' and calls member for each
 // member with its name and the index where its value starts; member
@@ -71,7 +74,9 @@ func eachMember(b []byte, i int, member func(name []byte, i int) (int, bool)) (i
 const maxColdMembers = 32
 
 // coldString decodes the string or null at b[i] into *dst (null leaves it
-// as it is, as sonic does) and returns the index past it.
+// as it is, as sonic does) and returns the index past it. A string without
+// escapes aliases b, which the callers own (a copy of the answer, made
+// once: sonic's strings alias its copy of the input the same way).
 func coldString(b []byte, i int, dst *string) (int, bool) {
 	if end, ok := scanLiteral(b, i, "null"); ok {
 		return end, true
@@ -85,7 +90,7 @@ func coldString(b []byte, i int, dst *string) (int, bool) {
 	}
 	body := b[i+1 : end-1]
 	if !escaped {
-		*dst = string(body)
+		*dst = unsafe.String(unsafe.SliceData(body), len(body))
 		return end, true
 	}
 	s, ok := unescape(body)

@@ -1,5 +1,7 @@
 package messages
 
+import "bytes"
+
 // DecodeDiscoverResult decodes a server/discover answer exactly as
 // Unmarshal(b, &r) into a zero r would, by the frame scanner when it
 // takes the answer (see DecodeInitializeResult): a 2026-07-28 session's
@@ -7,7 +9,7 @@ package messages
 // decoder.
 func DecodeDiscoverResult(b []byte) (DiscoverResult, error) {
 	var r DiscoverResult
-	if scanDiscoverResult(b, &r) {
+	if scanDiscoverResult(bytes.Clone(b), &r) {
 		return r, nil
 	}
 	// A variable of its own: taking r's address for sonic would move r
@@ -63,7 +65,7 @@ func coldStrings(b []byte, i int, dst *[]string) (int, bool) {
 	if i >= len(b) || b[i] != '[' {
 		return 0, false
 	}
-	out := []string{}
+	out := make([]string, 0, 4)
 	if i = skipSpace(b, i+1); i < len(b) && b[i] == ']' {
 		*dst = out
 		return i + 1, true

@@ -1,5 +1,10 @@
 package messages
 
+import (
+	"bytes"
+	"strings"
+)
+
 // DecodeInitializeResult decodes an initialize answer exactly as
 // Unmarshal(b, &r) into a zero r would: the same value, or an error where
 // Unmarshal gives one. The answers servers send are decoded by the frame
@@ -8,7 +13,7 @@ package messages
 // not mirror exactly goes to sonic.
 func DecodeInitializeResult(b []byte) (InitializeResult, error) {
 	var r InitializeResult
-	if scanInitializeResult(b, &r) {
+	if scanInitializeResult(bytes.Clone(b), &r) {
 		return r, nil
 	}
 	// A variable of its own: taking r's address for sonic would move r
@@ -122,7 +127,7 @@ func InitializeVersion(result RawMessage) (version string, ok bool) {
 				return "", true
 			}
 			if _, scanned = coldString(b, s[0].start, &version); scanned {
-				return version, true
+				return strings.Clone(version), true // not aliasing the caller's frame
 			}
 			version = ""
 		}
