@@ -106,6 +106,10 @@ func encodeParams(params any) (messages.RawMessage, error) {
 		return p, nil
 	case []byte:
 		return p, nil
+	case *messages.CallToolParams:
+		// Not through Marshal: a process's first tools/call would wait for
+		// sonic to compile CallToolParams' encoder.
+		return messages.MarshalCallToolParams(p)
 	}
 	return messages.Marshal(params)
 }

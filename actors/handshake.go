@@ -97,8 +97,10 @@ var errNoVersion = errors.New("mcpengine: initialize result has no protocolVersi
 
 // Accept checks the answered version against what the engine speaks.
 func (h *LegacyHandshake) Accept(result messages.RawMessage) (Negotiated, error) {
-	var r messages.InitializeResult
-	if err := messages.Unmarshal(result, &r); err != nil {
+	// Not messages.Unmarshal: a process's first session would wait ~10 ms
+	// for sonic to compile InitializeResult's decoder.
+	r, err := messages.DecodeInitializeResult(result)
+	if err != nil {
 		return Negotiated{}, err
 	}
 	if r.ProtocolVersion == "" {

@@ -194,8 +194,10 @@ func (h *eraRun) afterDiscover(result messages.RawMessage, err error) HandshakeS
 		h.Cache.Forget(h.Key, requested)
 		return h.initialize(messages.LatestVersion)
 	}
-	var r messages.DiscoverResult
-	if err := messages.Unmarshal(result, &r); err != nil || len(r.SupportedVersions) == 0 {
+	// Not messages.Unmarshal: a process's first modern session would wait
+	// for sonic to compile DiscoverResult's decoder.
+	r, err := messages.DecodeDiscoverResult(result)
+	if err != nil || len(r.SupportedVersions) == 0 {
 		// Not a DiscoverResult (which must list versions): a legacy
 		// server that answers whatever it is asked.
 		if h.Pin != "" {

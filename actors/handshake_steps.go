@@ -25,7 +25,7 @@ func (a *sessionActor) handshakeStep(hs SteppedHandshake, st HandshakeStep) {
 	var raw messages.RawMessage
 	if st.Params != nil {
 		var err error
-		if raw, err = messages.Marshal(st.Params); err != nil {
+		if raw, err = messages.MarshalOnce(st.Params); err != nil {
 			a.connectionFailed(err)
 			return
 		}

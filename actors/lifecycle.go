@@ -124,7 +124,7 @@ func (a *sessionActor) beginHandshake() {
 		return
 	}
 	method, params := hs.Request(a.sh.cfg.clientCapabilities())
-	raw, err := messages.Marshal(params)
+	raw, err := messages.MarshalOnce(params)
 	if err != nil {
 		a.connectionFailed(err)
 		return

@@ -2,7 +2,6 @@ package actors
 
 import (
 	"github.com/asynkron/protoactor-go/actor"
-	cmap "github.com/orcaman/concurrent-map"
 )
 
 // processTableBuckets is how many concurrent maps the actor system's
@@ -18,14 +17,12 @@ const processTableBuckets = 1
 
 // shrinkProcessTable replaces sys's process table with one of
 // processTableBuckets maps, carrying over the processes the system
-// registered while it was built (the event stream, dead letters). It must
+// registered while it was built (the event stream, dead letters): for the
+// systems NewActorSystem builds, when buildSystem cannot. It must
 // run before sys is used by anyone else: the swap is not synchronised.
 func shrinkProcessTable(sys *actor.ActorSystem) {
 	old := sys.ProcessRegistry.LocalPIDs
-	table := &actor.SliceMap{LocalPIDs: make([]cmap.ConcurrentMap, processTableBuckets)}
-	for i := range table.LocalPIDs {
-		table.LocalPIDs[i] = cmap.New()
-	}
+	table := newProcessTable()
 	for _, bucket := range old.LocalPIDs {
 		bucket.IterCb(func(id string, process any) {
 			table.GetBucket(id).Set(id, process)

@@ -12,18 +12,23 @@ import (
 // NewSystem returns an actor system whose logger is silent unless the
 // engine's logger says otherwise: protoactor's default logger writes to the
 // terminal, and when the engine itself speaks MCP over stdio, stdout is the
-// protocol channel. Its process table is a small one (process_table.go).
+// protocol channel. Its process table is a small one (process_table.go),
+// built small (system_build.go).
 func NewSystem(logger *slog.Logger) *actor.ActorSystem {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	sys := actor.NewActorSystem(
+	config := actor.Configure(
 		actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return logger }),
 		// Dead letters of protoactor's own messages (a Stop to a stopped
 		// writer) still pass its throttle, whose goroutine lives one interval:
 		// keep that short so closing an engine leaves nothing running.
 		actor.WithDeadLetterThrottleInterval(10*time.Millisecond),
 	)
+	if sys := buildSystem(config); sys != nil {
+		return sys
+	}
+	sys := actor.NewActorSystemWithConfig(config)
 	shrinkProcessTable(sys)
 	return sys
 }

@@ -27,11 +27,11 @@ type RequestMeta struct {
 
 // NewRequestMeta encodes the per-request fields of version for a client.
 func NewRequestMeta(version string, info Implementation, caps ClientCapabilities) (*RequestMeta, error) {
-	rawInfo, err := Marshal(&info)
+	rawInfo, err := MarshalOnce(&info)
 	if err != nil {
 		return nil, err
 	}
-	rawCaps, err := Marshal(&caps)
+	rawCaps, err := MarshalOnce(&caps)
 	if err != nil {
 		return nil, err
 	}

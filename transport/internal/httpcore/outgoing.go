@@ -118,18 +118,18 @@ func Inspect(frame []byte, ids []messages.ID) Inbound {
 
 // ProtocolVersion returns the protocolVersion field of the success
 // response with the given id in frame, or "". It decodes the frame again:
-// it is needed once per session, for the initialize answer.
+// it is needed once per session, for the initialize answer. The frame
+// scanner and messages.InitializeVersion read it without sonic, which
+// would compile decoders (milliseconds) for this one use.
 func ProtocolVersion(frame []byte, id messages.ID) string {
-	msgs, _ := messages.DecodeFrame(frame)
+	var buf [1]messages.Message
+	msgs, _ := messages.AppendDecodedFrame(buf[:0], frame)
 	for _, m := range msgs {
 		if m.ID != id || m.Result == nil {
 			continue
 		}
-		var r struct {
-			ProtocolVersion string `json:"protocolVersion"`
-		}
-		if messages.Unmarshal(m.Result, &r) == nil {
-			return r.ProtocolVersion
+		if v, ok := messages.InitializeVersion(m.Result); ok {
+			return v
 		}
 	}
 	return ""
