@@ -21,17 +21,24 @@ func TestManyStreamsShareOneConnectionEachInOrder(t *testing.T) {
 	ctx := testCtx(t)
 
 	var wg sync.WaitGroup
+	// Every stream stays open until all are: a connection closes when its
+	// last stream ends, and a stream that ended before a late one started
+	// would make that one dial anew.
+	var opened sync.WaitGroup
+	opened.Add(streams)
 	errs := make(chan error, streams)
 	for range streams {
 		wg.Add(1)
 		go func() { // Owner: the test. Exits when its stream was read.
 			defer wg.Done()
 			resp, err := get(ctx, tr, base, "/events")
+			opened.Done()
 			if err != nil {
 				errs <- err
 				return
 			}
 			defer resp.Body.Close()
+			opened.Wait()
 			if resp.ProtoMajor != 2 || resp.StatusCode != http.StatusOK {
 				errs <- fmt.Errorf("proto %d status %d", resp.ProtoMajor, resp.StatusCode)
 				return
