@@ -83,7 +83,10 @@ func TestListeningSessionsOverH2COneGoroutineEach(t *testing.T) {
 				name := fmt.Sprint("listener-", i)
 				s.OnNotification(func(m mcpengine.Notification) {
 					if m.Method == messages.NotificationToolsListChanged {
-						got <- name
+						select {
+						case got <- name:
+						default: // a repeat the test no longer needs
+						}
 					}
 				})
 				sessions[i] = s
@@ -92,8 +95,13 @@ func TestListeningSessionsOverH2COneGoroutineEach(t *testing.T) {
 			// 2026-07-28 one notify reaches every listen (the server's
 			// sessions live per request); in the legacy era each
 			// session's own notify goes on its own GET stream.
+			// A legacy session's GET stream opens in the background once its
+			// handler is set, and a list change sent before it is open is
+			// not sent again: the sessions not yet heard are asked again,
+			// round after round, until ctx ends.
 			heard := map[string]bool{}
-			for len(heard) < n {
+			for round := 1; len(heard) < n; round++ {
+				require.NoError(t, ctx.Err(), "after %d rounds only %d of %d sessions heard the list change", round-1, len(heard), n)
 				if era == "modern" {
 					for i, s := range sessions {
 						waitListen(t, s, 20*time.Second, fmt.Sprint("listen ", i, " open"), func(st mcpengine.ListenStatus) bool { return st.Phase == mcpengine.ListenOpen })
@@ -108,18 +116,18 @@ func TestListeningSessionsOverH2COneGoroutineEach(t *testing.T) {
 						}
 					}
 				}
-				timeout := time.NewTimer(20 * time.Second)
+				timeout := time.NewTimer(5 * time.Second)
 				for len(heard) < n {
 					select {
 					case name := <-got:
 						heard[name] = true
 						continue
 					case <-timeout.C:
+					case <-ctx.Done():
 					}
 					break
 				}
 				timeout.Stop()
-				require.Len(t, heard, n, "every listening session heard the list change")
 			}
 
 			// The calls' goroutines and idle workers exit on their own;
