@@ -26,7 +26,6 @@ type conn struct {
 	header    http.Header // canonical copy of Dialer.Header
 	max       int
 	log       *slog.Logger
-	fallback  bool
 	reconnect time.Duration
 	scrub     atomic.Pointer[httpx.Scrubber] // replaced when the session id is learned
 
@@ -38,13 +37,18 @@ type conn struct {
 	version   string // sent as MCP-Protocol-Version when set
 	// inflight and live are nil while empty: an idle session keeps no
 	// map buckets from its last burst.
-	inflight  map[messages.ID]*pending // requests sent and not yet answered
-	live      map[*post]struct{}       // posts whose goroutine runs: Close cancels them
-	get       *listener                // the GET stream's loop, while it runs
-	getOff    bool                     // the server has no GET stream
-	legacy    transport.PushConn       // after falling back to HTTP+SSE
-	holding   bool                     // falling back: frames wait in held
-	held      [][]byte
+	inflight map[messages.ID]*pending // requests sent and not yet answered
+	live     map[*post]struct{}       // posts whose goroutine runs: Close cancels them
+	get      *listener                // the GET stream's loop, while it runs
+	legacy   transport.PushConn       // after falling back to HTTP+SSE
+	held     [][]byte
+	// holds are the requests kept for their callers (caller_runs.go),
+	// made at the first and kept: a waiting caller's every call passes
+	// through it.
+	holds     *holds
+	fallback  bool // set at dial, read-only after
+	getOff    bool // the server has no GET stream
+	holding   bool // falling back: frames wait in held
 	closed    bool
 	closeOnce sync.Once
 
@@ -77,6 +81,9 @@ type post struct {
 	// building the request allocates neither.
 	body   httpcore.Body
 	values [4]string
+	// inline: the POST runs on its caller's goroutine (caller_runs.go).
+	// Guarded by conn.mu.
+	inline bool
 }
 
 // headerValue returns s as a header value backed by p.values[i]: a
@@ -215,6 +222,9 @@ func (c *conn) WriteFrames(frames ...[]byte) error {
 				c.inflight[pd.id] = pd
 			}
 			c.live[p] = struct{}{}
+			if c.keepForCallerLocked(p) {
+				continue // RunRequest runs it on its caller's goroutine
+			}
 			c.sched.Submit(p, p.out.Notification) // not closed: Close sets c.closed first
 		}
 		return nil
@@ -287,6 +297,7 @@ func (c *conn) Close(ctx context.Context) error {
 		c.closed = true
 		sid, version, legacy := c.sessionID, c.version, c.legacy
 		c.held = nil
+		c.holds = nil
 		live := c.live
 		c.live = nil
 		if c.get != nil {
