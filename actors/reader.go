@@ -15,7 +15,7 @@ import (
 // once; they take the same decode-and-post path as the read loop's.
 func startPush(session *actor.PID, epoch uint64, conn transport.PushConn, sh *Shared) {
 	conn.Start(
-		func(frame []byte) { deliverFrame(session, epoch, sh, frame, onWorker) },
+		func(frame []byte) { deliverFrame(session, epoch, sh, frame, onCaller) },
 		func(err error) { sh.sched.post(session, &connFailed{epoch: epoch, err: err}, onWorker) },
 	)
 }
