@@ -134,6 +134,7 @@ func (c *conn) AbortRequest(id messages.ID) {
 	}
 	if pd := c.inflight[id]; pd != nil && !pd.done && (pd.post == unstarted || pd.post.inline) {
 		pd.abandoned = true
+		pd.post.aborted = true
 		running = pd.post
 	}
 	c.mu.Unlock()

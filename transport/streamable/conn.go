@@ -65,11 +65,9 @@ var (
 // post is one outgoing frame on its way.
 type post struct {
 	out httpcore.Outgoing
-	// ctx is the post's own, not a child of the connection's: a child
-	// would leave its parent a map of children for the connection's life
-	// (~300 B per idle session); Close cancels the live posts instead.
+	// ctx is pc's, the post's own (post_ctx.go).
 	ctx    context.Context
-	cancel context.CancelFunc
+	pc     *postCtx
 	pend   []*pending  // one per request in the frame
 	header http.Header // the caller's own headers of the frame's request
 	// only and onlyPtr back pend for a frame of one request (nearly every
@@ -84,6 +82,9 @@ type post struct {
 	// inline: the POST runs on its caller's goroutine (caller_runs.go).
 	// Guarded by conn.mu.
 	inline bool
+	// aborted: a canceller took p (conn.mu held) and may cancel it after
+	// releasing the lock, so its context is not handed back.
+	aborted bool
 }
 
 // headerValue returns s as a header value backed by p.values[i]: a
@@ -178,7 +179,7 @@ func (c *conn) WriteFrames(frames ...[]byte) error {
 	for _, f := range frames {
 		p := &post{}
 		httpcore.ClassifyInto(&p.out, f)
-		p.ctx, p.cancel = context.WithCancel(context.Background())
+		p.takeCtx()
 		switch n := len(p.out.Requests); {
 		case n == 1:
 			p.only = pending{id: p.out.Requests[0], post: p}
@@ -230,7 +231,7 @@ func (c *conn) WriteFrames(frames ...[]byte) error {
 		return nil
 	}
 	for _, p := range posts {
-		p.cancel()
+		p.releaseCtx(true) // nobody else saw these posts
 	}
 	return err
 }
