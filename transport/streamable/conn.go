@@ -161,12 +161,9 @@ func (c *conn) Start(deliver func([]byte), fail func(error)) { c.sink.Start(deli
 // the order kept). The frames are copied. It fails only after Close
 // (transport.ErrClosed) or after the connection failed (that error).
 func (c *conn) WriteFrames(frames ...[]byte) error {
-	c.mu.Lock()
-	legacy := c.legacy // set once, never unset
-	c.mu.Unlock()
-	if legacy != nil {
-		return legacy.WriteFrames(frames...)
-	}
+	// A connection that fell back to HTTP+SSE hands the frames over under
+	// the lock below: looking first would take the lock twice per frame
+	// for what is rare.
 
 	// Copy the frames and decode their envelopes outside the lock; the
 	// engine's own frames are small and valid, but a large tool argument
