@@ -59,6 +59,7 @@ type Call struct {
 	// answer (turns.go) watches it. readingOn is the connection reader that
 	// caller is blocked in, so that finish can interrupt it.
 	answered  atomic.Bool
+	own       atomic.Int32 // who sends it over a transport.CallerRunner (caller_runs.go)
 	readingOn atomic.Pointer[connReader]
 }
 
@@ -93,6 +94,9 @@ func (c *Call) finish(a *sessionActor, result messages.RawMessage, err error) {
 	c.Result, c.Err = result, err
 	c.answered.Store(true)
 	c.interruptReader()
+	if err != nil && c.own.Load() == ownHeld {
+		a.abortOwn(c)
+	}
 	if c.Progress != nil && a != nil {
 		// Progress callbacks run on the session's callback queue; waking the
 		// caller through it too means every progress notification that

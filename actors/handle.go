@@ -30,13 +30,22 @@ func (h *Handle) post(m any) { h.sh.sched.post(h.pid, m, onWorker) }
 
 // Send posts c and, when the connection's turn to read is free, reads
 // frames on the caller's goroutine until c is answered or ctx ends (see
-// turns.go). Either way the caller then waits on c.Done().
+// turns.go); over a transport.CallerRunner it sends c's request itself
+// when the actor sent it at once (caller_runs.go). Either way the caller
+// then waits on c.Done().
 func (h *Handle) Send(ctx context.Context, c *Call) {
 	r := h.sh.conn.reader.Load()
 	reading := r != nil && r.reserve()
+	runs := !reading && h.callerRuns()
+	if runs {
+		c.own.Store(ownWaiting)
+	}
 	h.Post(c)
-	if reading {
+	switch {
+	case reading:
 		r.readUntilAnswered(ctx, c)
+	case runs:
+		h.runOwn(ctx, c)
 	}
 }
 

@@ -17,7 +17,9 @@ const (
 	// Handle's other messages. A worker of the pool runs the batch, then
 	// writes every frame it queued, on the same goroutine.
 	onWorker runner = iota
-	// onCaller: a caller of Handle.Post. It runs the batch itself, then
+	// onCaller: a caller of Handle.Post, or a push connection's goroutine
+	// delivering a frame (a POST's, which is often the waiting caller's
+	// own: caller_runs.go). It runs the batch itself, then
 	// writes what the batch queued if the connection can take it without
 	// blocking (transport.TryWriter: a pipe with room); otherwise a worker
 	// writes it. At one call in flight this saves a hand-off to a worker,

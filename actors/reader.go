@@ -15,7 +15,7 @@ import (
 // once; they take the same decode-and-post path as the read loop's.
 func startPush(session *actor.PID, epoch uint64, conn transport.PushConn, sh *Shared) {
 	conn.Start(
-		func(frame []byte) { deliverFrame(session, epoch, sh, frame, onWorker) },
+		func(frame []byte) { deliverFrame(session, epoch, sh, frame, onCaller) },
 		func(err error) { sh.sched.post(session, &connFailed{epoch: epoch, err: err}, onWorker) },
 	)
 }
@@ -24,8 +24,10 @@ func startPush(session *actor.PID, epoch uint64, conn transport.PushConn, sh *Sh
 // messages to the session tagged with the connection's epoch; invalid
 // frames are logged, counted and dropped. by runs the batch the frame
 // wakes: onReader for the holder of a pull connection's turn to read
-// (turns.go), onWorker for a push connection's callbacks (a POST's
-// goroutine, which must not be held by the session's work).
+// (turns.go), onCaller for a push connection's callbacks (a POST's
+// goroutine, often the waiting caller's own: caller_runs.go; the batch
+// never blocks, and what it queued is written only if that cannot block
+// either).
 func deliverFrame(session *actor.PID, epoch uint64, sh *Shared, frame []byte, by runner) {
 	sh.stats.FramesIn.Add(1)
 	// The transport hands over a frame nobody else holds, so the decoded

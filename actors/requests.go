@@ -123,6 +123,9 @@ func (a *sessionActor) transmit(c *Call) {
 			rh.SetRequestHeaders(messages.NumberID(c.id), c.Header)
 		}
 	}
+	if c.own.Load() == ownWaiting {
+		a.holdForCaller(c)
+	}
 	a.writeRequestMeta(messages.NumberID(c.id), c.Method, params, meta)
 }
 

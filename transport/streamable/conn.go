@@ -26,7 +26,6 @@ type conn struct {
 	header    http.Header // canonical copy of Dialer.Header
 	max       int
 	log       *slog.Logger
-	fallback  bool
 	reconnect time.Duration
 	scrub     atomic.Pointer[httpx.Scrubber] // replaced when the session id is learned
 
@@ -38,13 +37,18 @@ type conn struct {
 	version   string // sent as MCP-Protocol-Version when set
 	// inflight and live are nil while empty: an idle session keeps no
 	// map buckets from its last burst.
-	inflight  map[messages.ID]*pending // requests sent and not yet answered
-	live      map[*post]struct{}       // posts whose goroutine runs: Close cancels them
-	get       *listener                // the GET stream's loop, while it runs
-	getOff    bool                     // the server has no GET stream
-	legacy    transport.PushConn       // after falling back to HTTP+SSE
-	holding   bool                     // falling back: frames wait in held
-	held      [][]byte
+	inflight map[messages.ID]*pending // requests sent and not yet answered
+	live     map[*post]struct{}       // posts whose goroutine runs: Close cancels them
+	get      *listener                // the GET stream's loop, while it runs
+	legacy   transport.PushConn       // after falling back to HTTP+SSE
+	held     [][]byte
+	// holds are the requests kept for their callers (caller_runs.go),
+	// made at the first and kept: a waiting caller's every call passes
+	// through it.
+	holds     *holds
+	fallback  bool // set at dial, read-only after
+	getOff    bool // the server has no GET stream
+	holding   bool // falling back: frames wait in held
 	closed    bool
 	closeOnce sync.Once
 
@@ -61,11 +65,9 @@ var (
 // post is one outgoing frame on its way.
 type post struct {
 	out httpcore.Outgoing
-	// ctx is the post's own, not a child of the connection's: a child
-	// would leave its parent a map of children for the connection's life
-	// (~300 B per idle session); Close cancels the live posts instead.
+	// ctx is pc's, the post's own (post_ctx.go).
 	ctx    context.Context
-	cancel context.CancelFunc
+	pc     *postCtx
 	pend   []*pending  // one per request in the frame
 	header http.Header // the caller's own headers of the frame's request
 	// only and onlyPtr back pend for a frame of one request (nearly every
@@ -77,6 +79,12 @@ type post struct {
 	// building the request allocates neither.
 	body   httpcore.Body
 	values [4]string
+	// inline: the POST runs on its caller's goroutine (caller_runs.go).
+	// Guarded by conn.mu.
+	inline bool
+	// aborted: a canceller took p (conn.mu held) and may cancel it after
+	// releasing the lock, so its context is not handed back.
+	aborted bool
 }
 
 // listen reports whether p is a 2026-07-28 subscriptions/listen, whose
@@ -159,12 +167,9 @@ func (c *conn) Start(deliver func([]byte), fail func(error)) { c.sink.Start(deli
 // the order kept). The frames are copied. It fails only after Close
 // (transport.ErrClosed) or after the connection failed (that error).
 func (c *conn) WriteFrames(frames ...[]byte) error {
-	c.mu.Lock()
-	legacy := c.legacy // set once, never unset
-	c.mu.Unlock()
-	if legacy != nil {
-		return legacy.WriteFrames(frames...)
-	}
+	// A connection that fell back to HTTP+SSE hands the frames over under
+	// the lock below: looking first would take the lock twice per frame
+	// for what is rare.
 
 	// Copy the frames and decode their envelopes outside the lock; the
 	// engine's own frames are small and valid, but a large tool argument
@@ -177,11 +182,12 @@ func (c *conn) WriteFrames(frames ...[]byte) error {
 	for _, f := range frames {
 		p := &post{}
 		httpcore.ClassifyInto(&p.out, f)
-		p.ctx, p.cancel = context.WithCancel(context.Background())
+		p.takeCtx()
 		if p.listen() {
 			// Its answer stream stays open while the session listens:
 			// marked long-lived, it goes on the client's HTTP/2 stream
-			// connections where they apply (httpx.LongLived).
+			// connections where they apply (httpx.LongLived). The mark is
+			// on p.ctx only: the pooled context handed back is unmarked.
 			p.ctx = httpx.LongLived(p.ctx)
 		}
 		switch n := len(p.out.Requests); {
@@ -227,6 +233,9 @@ func (c *conn) WriteFrames(frames ...[]byte) error {
 				c.inflight[pd.id] = pd
 			}
 			c.live[p] = struct{}{}
+			if c.keepForCallerLocked(p) {
+				continue // RunRequest runs it on its caller's goroutine
+			}
 			// The listen runs beside the scheduler's jobs, not as one: a
 			// job that runs for the session's life would keep every
 			// worker that finished a call parked beside it (one more
@@ -238,7 +247,7 @@ func (c *conn) WriteFrames(frames ...[]byte) error {
 		return nil
 	}
 	for _, p := range posts {
-		p.cancel()
+		p.releaseCtx(true) // nobody else saw these posts
 	}
 	return err
 }
@@ -305,6 +314,7 @@ func (c *conn) Close(ctx context.Context) error {
 		c.closed = true
 		sid, version, legacy := c.sessionID, c.version, c.legacy
 		c.held = nil
+		c.holds = nil
 		live := c.live
 		c.live = nil
 		if c.get != nil {

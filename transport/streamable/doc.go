@@ -16,6 +16,12 @@
 // (transport.SessionInfo's Listen) and the server offers a standalone GET
 // stream, which then has one reader goroutine.
 //
+// The connection is also a transport.CallerRunner: a request held for its
+// caller (HoldRequest before its frame is written) is not started by
+// WriteFrames but POSTed, and its answer read and delivered, on the
+// caller's goroutine (RunRequest), which then waits for nothing else; an
+// aborted one (AbortRequest) ends at once.
+//
 // # Order
 //
 // Requests run concurrently. A notification is a barrier: it has been

@@ -114,9 +114,11 @@ func (c *conn) finish(p *post) {
 	for _, id := range p.out.Cancels {
 		if pd := c.inflight[id]; pd != nil && !pd.done {
 			pd.abandoned = true
+			pd.post.aborted = true
 			abort = append(abort, pd.post)
 		}
 	}
+	reusable := !c.closed && !p.aborted
 	delete(c.live, p)
 	if len(c.inflight) == 0 {
 		c.inflight = nil
@@ -125,7 +127,7 @@ func (c *conn) finish(p *post) {
 		c.live = nil
 	}
 	c.mu.Unlock()
-	p.cancel()
+	p.releaseCtx(reusable)
 	// The server has the cancellation: stop waiting for the answer (the
 	// specification asks for the explicit notification first, so that the
 	// closed stream is not read as a cancellation).

@@ -135,6 +135,31 @@ func (s *Scheduler[T]) pumpLocked() {
 	}
 }
 
+// RunHere runs v, a job that is not a barrier, on the calling goroutine
+// if it may start at once (no barrier runs or waits; Submit would start
+// it), and reports whether it ran. Wait waits for it as for the
+// scheduler's own goroutines, and workers parked meanwhile stay parked
+// for the jobs that follow.
+func (s *Scheduler[T]) RunHere(v T) bool {
+	s.mu.Lock()
+	if s.closed || s.barrier || len(s.queue) > 0 {
+		s.mu.Unlock()
+		return false
+	}
+	s.busy++
+	s.wg.Add(1)
+	s.mu.Unlock()
+	defer s.wg.Done()
+	s.run(v)
+	s.mu.Lock()
+	s.busy--
+	if s.busy == 0 || s.closed {
+		s.releaseParkedLocked()
+	}
+	s.mu.Unlock()
+	return true
+}
+
 // Go runs fn on a goroutine the scheduler owns (Wait waits for it). It
 // reports false, running nothing, once Close was called. fn must return
 // once the connection's context is cancelled.

@@ -3,6 +3,7 @@ package httpcore
 import (
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -154,4 +155,56 @@ func TestSchedulerCloseLetsParkedWorkersGo(t *testing.T) {
 	close(release)
 	s.Wait()
 	assert.Zero(t, s.Running())
+}
+
+func TestSchedulerRunHereRunsOnTheCallerUnlessABarrierRunsOrItClosed(t *testing.T) {
+	release := make(chan struct{})
+	ranBy := make(chan string, 4)
+	s := NewScheduler(func(name string) {
+		if name == "barrier" {
+			<-release
+		}
+		ranBy <- name
+	})
+	require.True(t, s.RunHere("here"))
+	assert.Equal(t, "here", <-ranBy, "run before RunHere returned")
+	assert.Zero(t, s.Running(), "no goroutine was started for it")
+
+	require.True(t, s.Submit("barrier", true))
+	assert.False(t, s.RunHere("behind"), "a job may not overtake a running barrier")
+	close(release)
+	assert.Equal(t, "barrier", <-ranBy)
+	require.Eventually(t, func() bool { return s.RunHere("after") }, 10*time.Second, time.Millisecond)
+	assert.Equal(t, "after", <-ranBy)
+
+	s.Close()
+	assert.False(t, s.RunHere("closed"))
+	s.Wait()
+	assert.Empty(t, ranBy)
+}
+
+func TestSchedulerWaitWaitsForAJobRunningHere(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		started, release := make(chan struct{}), make(chan struct{})
+		s := NewScheduler(func(struct{}) {
+			close(started)
+			<-release
+		})
+		go s.RunHere(struct{}{}) // owned by the test: returns once released
+		<-started
+		s.Close()
+		waited := make(chan struct{})
+		go func() { // owned by the test: returns when Wait does
+			s.Wait()
+			close(waited)
+		}()
+		synctest.Wait()
+		select {
+		case <-waited:
+			t.Fatal("Wait returned while a job ran")
+		default:
+		}
+		close(release)
+		<-waited
+	})
 }
