@@ -234,6 +234,11 @@ func (a *sessionActor) connectionFailed(err error) {
 	// The failure is handled here, once: the handshake in flight, failed
 	// below with the others, must not report it a second time.
 	a.handshake = nil
+	if a.state == StateInitializing {
+		if ae := authRefused(err); ae != nil {
+			err = ae // the same credentials would be refused again
+		}
+	}
 	if a.conn != nil {
 		err = withServerStderr(err, a.conn.conn)
 	}
