@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcpengine/mcpengine/internal/testkit"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -172,7 +173,11 @@ func TestACallerBlockedReadingIsWokenWhenItsCallEnds(t *testing.T) {
 		c := sleep()
 		errc := make(chan error, 1)
 		go func() { errc <- call(ctx, h, c) }()
-		time.Sleep(100 * time.Millisecond) // the caller is reading
+		sh := h.Shared()
+		testkit.Eventually(t, 10*time.Second, func() bool {
+			r := sh.conn.reader.Load()
+			return sh.conn.pendingCalls.Load() == 1 && r != nil && r.turn.Load() == turnCaller
+		}, "the sleep call was never sent with its caller reading")
 		cctx, ccancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer ccancel()
 		require.NoError(t, h.Close(cctx))
@@ -180,7 +185,7 @@ func TestACallerBlockedReadingIsWokenWhenItsCallEnds(t *testing.T) {
 		case err := <-errc:
 			var closed *ClosedError
 			require.ErrorAs(t, err, &closed)
-		case <-time.After(5 * time.Second):
+		case <-ctx.Done():
 			t.Fatal("the caller reading its answer was not woken by Close")
 		}
 	})
