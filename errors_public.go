@@ -33,6 +33,8 @@ func publicError(err error) error {
 		return &VersionMismatchError{Offered: e.Offered, Answered: e.Answered}
 	case *actors.NoCommonVersionError:
 		return &NoCommonVersionError{Requested: e.Requested, Supported: e.Supported, Cause: publicError(e.Cause)}
+	case *actors.AuthRefusedError:
+		return &AuthRefusedError{Status: e.Status, Reason: e.Reason, Cause: publicError(e.Cause)}
 	case *actors.NotModernError:
 		return &NotModernError{Pinned: e.Pinned, Cause: publicError(e.Cause)}
 	case *actors.MethodNotInVersionError:

@@ -52,6 +52,8 @@ func translations() []translation {
 			is: []error{ErrVersionMismatch, ErrRequestFailed}, as: new(*NoCommonVersionError), keepsMsg: true},
 		{name: "not modern", in: &actors.NotModernError{Pinned: "p", Cause: rpc},
 			is: []error{ErrVersionMismatch, ErrRequestFailed}, as: new(*NotModernError), keepsMsg: true},
+		{name: "a handshake refused with 401", in: &actors.ClosedError{Cause: &actors.AuthRefusedError{Status: 401, Reason: "HTTP 401 Unauthorized", Cause: rpc}},
+			is: []error{ErrSessionClosed, ErrUnauthorized, ErrRequestFailed}, as: new(*AuthRefusedError), keepsMsg: true},
 		{name: "method not in version", in: &actors.MethodNotInVersionError{Method: "ping", Version: "v"},
 			is: []error{ErrNotInProtocolVersion}, as: new(*MethodNotInVersionError), safe: true, keepsMsg: true},
 		{name: "input required", in: &actors.InputRequiredError{Method: "m", Rounds: 8},

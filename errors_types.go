@@ -3,6 +3,7 @@ package mcpengine
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"time"
 
 	"github.com/mcpengine/mcpengine/messages"
@@ -218,3 +219,27 @@ type (
 	// mcpengine.client.local_resource_failures metric.
 	LocalResourceError = transport.LocalResourceError
 )
+
+// AuthRefusedError: the server answered the handshake with HTTP 401 or
+// 403 and nothing cured it (no OAuth configured, or a static credential
+// it refuses). The session closes instead of sending the same credential
+// again. It matches ErrUnauthorized; Cause is the request's failure
+// (ErrRequestFailed, with the status).
+type AuthRefusedError struct {
+	Status int
+	Reason string
+	Cause  error
+}
+
+func (e *AuthRefusedError) Error() string {
+	return fmt.Sprintf("mcpengine: the server refused the handshake's credentials (HTTP %d %s): %s", e.Status, http.StatusText(e.Status), e.Reason)
+}
+
+// Unwrap gives ErrUnauthorized and the cause.
+func (e *AuthRefusedError) Unwrap() []error { return []error{ErrUnauthorized, e.Cause} }
+
+// Permanent marks the error for supervisor.Classify: never retried.
+func (e *AuthRefusedError) Permanent() bool { return true }
+
+// ErrorType is the error's class (error.type in telemetry).
+func (e *AuthRefusedError) ErrorType() string { return "unauthorized" }
