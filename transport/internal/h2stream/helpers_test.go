@@ -115,3 +115,21 @@ func isConnError(err error) bool {
 }
 
 func stringsReader(s string) io.Reader { return strings.NewReader(s) }
+
+// openStreams opens n streams of base's "/" and reads the first event of
+// each, so that every one is open on the server's side too.
+func openStreams(t *testing.T, ctx context.Context, tr http.RoundTripper, base string, n int) []io.ReadCloser {
+	t.Helper()
+	var bodies []io.ReadCloser
+	for range n {
+		resp, err := get(ctx, tr, base, "/")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := readEvents(resp.Body, 1); err != nil {
+			t.Fatal(err)
+		}
+		bodies = append(bodies, resp.Body)
+	}
+	return bodies
+}

@@ -70,17 +70,7 @@ func TestNewConnectionWhenTheServerStreamLimitIsReached(t *testing.T) {
 	base, _ := h2cServer(t, eventsHandler(1, true), 3)
 	tr := newTestTransport(t, Options{})
 	ctx := testCtx(t)
-	var bodies []io.ReadCloser
-	for range 7 {
-		resp, err := get(ctx, tr, base, "/")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := readEvents(resp.Body, 1); err != nil {
-			t.Fatal(err)
-		}
-		bodies = append(bodies, resp.Body)
-	}
+	bodies := openStreams(t, ctx, tr, base, 7)
 	if n := tr.dials.Load(); n != 3 {
 		t.Fatalf("%d connections dialed for 7 streams at 3 per connection, want 3", n)
 	}
@@ -209,17 +199,7 @@ func TestServerDeathFailsEveryStream(t *testing.T) {
 	base, srv := h2cServer(t, eventsHandler(1, true), 0)
 	tr := newTestTransport(t, Options{})
 	ctx := testCtx(t)
-	var bodies []io.ReadCloser
-	for range 5 {
-		resp, err := get(ctx, tr, base, "/")
-		if err != nil {
-			t.Fatal(err)
-		}
-		if _, err := readEvents(resp.Body, 1); err != nil {
-			t.Fatal(err)
-		}
-		bodies = append(bodies, resp.Body)
-	}
+	bodies := openStreams(t, ctx, tr, base, 5)
 	_ = srv.Close() // closes the connection under the streams
 	for i, b := range bodies {
 		_, err := io.Copy(io.Discard, b)
