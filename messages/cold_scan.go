@@ -73,16 +73,27 @@ func eachMember(b []byte, i int, member func(name []byte, i int) (int, bool)) (i
 // handshake's objects have a handful.
 const maxColdMembers = 32
 
+// nullOrOpening tells how the value at b[i] starts: null (end is past
+// it, ok), the byte open of the kind the caller decodes (ok, not null), or
+// anything else (not ok). Callers return at null or a mismatch:
+//
+//	if end, null, ok := nullOrOpening(b, i, '{'); null || !ok {
+//		return end, ok
+//	}
+func nullOrOpening(b []byte, i int, open byte) (end int, null, ok bool) {
+	if end, ok := scanLiteral(b, i, "null"); ok {
+		return end, true, true
+	}
+	return 0, false, i < len(b) && b[i] == open
+}
+
 // coldString decodes the string or null at b[i] into *dst (null leaves it
 // as it is, as sonic does) and returns the index past it. A string without
 // escapes aliases b, which the callers own (a copy of the answer, made
 // once: sonic's strings alias its copy of the input the same way).
 func coldString(b []byte, i int, dst *string) (int, bool) {
-	if end, ok := scanLiteral(b, i, "null"); ok {
-		return end, true
-	}
-	if i >= len(b) || b[i] != '"' {
-		return 0, false
+	if end, null, ok := nullOrOpening(b, i, '"'); null || !ok {
+		return end, ok
 	}
 	end, escaped, ok := scanString(b, i)
 	if !ok {
@@ -119,11 +130,8 @@ func coldBool(b []byte, i int, dst *bool) (int, bool) {
 // decode gets b rather than closing over it, so that the functions passed
 // capture nothing and cost no allocation.
 func coldObject[T any](b []byte, i int, dst **T, decode func(v *T, b, name []byte, i int) (int, bool)) (int, bool) {
-	if end, ok := scanLiteral(b, i, "null"); ok {
-		return end, true
-	}
-	if i >= len(b) || b[i] != '{' {
-		return 0, false
+	if end, null, ok := nullOrOpening(b, i, '{'); null || !ok {
+		return end, ok
 	}
 	v := new(T)
 	end, ok := eachMember(b, i, func(name []byte, i int) (int, bool) { return decode(v, b, name, i) })

@@ -59,11 +59,8 @@ func scanDiscoverResult(b []byte, r *DiscoverResult) bool {
 // coldStrings decodes an array of strings (or null, which leaves *dst
 // nil) into a new slice.
 func coldStrings(b []byte, i int, dst *[]string) (int, bool) {
-	if end, ok := scanLiteral(b, i, "null"); ok {
-		return end, true
-	}
-	if i >= len(b) || b[i] != '[' {
-		return 0, false
+	if end, null, ok := nullOrOpening(b, i, '['); null || !ok {
+		return end, ok
 	}
 	out := make([]string, 0, 4)
 	if i = skipSpace(b, i+1); i < len(b) && b[i] == ']' {

@@ -49,11 +49,8 @@ func scanInitializeResult(b []byte, r *InitializeResult) bool {
 
 // scanServerCapabilities decodes the object or null at b[i] into c.
 func scanServerCapabilities(b []byte, i int, c *ServerCapabilities) (int, bool) {
-	if end, ok := scanLiteral(b, i, "null"); ok {
-		return end, true
-	}
-	if i >= len(b) || b[i] != '{' {
-		return 0, false
+	if end, null, ok := nullOrOpening(b, i, '{'); null || !ok {
+		return end, ok
 	}
 	return eachMember(b, i, func(name []byte, i int) (int, bool) {
 		switch string(name) {
@@ -87,11 +84,8 @@ func scanServerCapabilities(b []byte, i int, c *ServerCapabilities) (int, bool) 
 
 // scanImplementation decodes the object or null at b[i] into impl.
 func scanImplementation(b []byte, i int, impl *Implementation) (int, bool) {
-	if end, ok := scanLiteral(b, i, "null"); ok {
-		return end, true
-	}
-	if i >= len(b) || b[i] != '{' {
-		return 0, false
+	if end, null, ok := nullOrOpening(b, i, '{'); null || !ok {
+		return end, ok
 	}
 	return eachMember(b, i, func(name []byte, i int) (int, bool) {
 		switch string(name) {
