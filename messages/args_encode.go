@@ -3,7 +3,6 @@ package messages
 import (
 	"math"
 	"strconv"
-	"unicode/utf8"
 )
 
 // appendArgs appends tool arguments made of what JSON decodes to (and
@@ -70,49 +69,8 @@ func appendArgs(b []byte, v any, depth int) ([]byte, bool) {
 const maxArgsDepth = 64
 
 // appendSonicString appends s quoted as sonic writes it with
-// ValidateString: \" \\ \n \r \t, other control characters as \u00XX,
-// each byte of invalid UTF-8 as \ufffd, everything else as it is
-// (AppendJSONString writes invalid UTF-8 as a raw U+FFFD instead).
-func appendSonicString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if plainByte[c] || c == 0x7f {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i++
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
+// ValidateString: each byte of invalid UTF-8 as the escape \ufffd.
+func appendSonicString(b []byte, s string) []byte { return appendQuoted(b, s, `\ufffd`) }
 
 // appendFloat appends f as sonic (and encoding/json) write a float64:
 // the shortest representation, in exponent form below 1e-6 and from 1e21

@@ -9,6 +9,14 @@ const hexDigits = "0123456789abcdef"
 // reflective encoder on the hot path. Invalid UTF-8 becomes U+FFFD, so the
 // output is always valid JSON.
 func AppendJSONString(buf []byte, s string) []byte {
+	return appendQuoted(buf, s, "\ufffd")
+}
+
+// appendQuoted appends s as a JSON string: \" \\ \n \r \t, other control
+// characters as \u00XX, each byte of invalid UTF-8 as badByte, everything
+// else as it is. AppendJSONString writes a bad byte as a raw U+FFFD;
+// appendSonicString as the escape \ufffd, as sonic does.
+func appendQuoted(buf []byte, s, badByte string) []byte {
 	buf = append(buf, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -38,8 +46,8 @@ func AppendJSONString(buf []byte, s string) []byte {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
 			buf = append(buf, s[start:i]...)
-			buf = append(buf, "\ufffd"...)
-			i += size
+			buf = append(buf, badByte...)
+			i++
 			start = i
 			continue
 		}
