@@ -196,15 +196,8 @@ func TestTheListeningStreamOverH2CGoesThroughTheHookAndCarriesCredentials(t *tes
 		Auth: &mcpengine.AuthConfig{Bearer: "listen-token"},
 	}})
 	require.NoError(t, err)
-	got := make(chan struct{}, 1)
-	defer s.OnNotification(func(m mcpengine.Notification) {
-		if m.Method == messages.NotificationToolsListChanged {
-			select {
-			case got <- struct{}{}:
-			default:
-			}
-		}
-	})()
+	got, stop := toolsListChanges(s)
+	defer stop()
 	select {
 	case g := <-gets:
 		require.Equal(t, seenGet{2, "blue", "Bearer listen-token"}, g)
@@ -243,15 +236,8 @@ func TestTheListeningStreamOverTLSNegotiatesH2(t *testing.T) {
 		TLS: &mcpengine.TLSConfig{InsecureSkipVerify: true},
 	}})
 	require.NoError(t, err)
-	got := make(chan struct{}, 1)
-	defer s.OnNotification(func(m mcpengine.Notification) {
-		if m.Method == messages.NotificationToolsListChanged {
-			select {
-			case got <- struct{}{}:
-			default:
-			}
-		}
-	})()
+	got, stop := toolsListChanges(s)
+	defer stop()
 	select {
 	case proto := <-gets:
 		require.Equal(t, 2, proto)
@@ -259,6 +245,21 @@ func TestTheListeningStreamOverTLSNegotiatesH2(t *testing.T) {
 		t.Fatal("no GET stream")
 	}
 	notifyUntilHeard(t, ctx, s, got)
+}
+
+// toolsListChanges installs s's notification handler (which opens its
+// GET stream) and signals on the channel when a tools list change comes.
+func toolsListChanges(s *mcpengine.Session) (<-chan struct{}, func()) {
+	got := make(chan struct{}, 1)
+	stop := s.OnNotification(func(m mcpengine.Notification) {
+		if m.Method == messages.NotificationToolsListChanged {
+			select {
+			case got <- struct{}{}:
+			default:
+			}
+		}
+	})
+	return got, stop
 }
 
 // notifyUntilHeard has the demo server send a tools list change until one
