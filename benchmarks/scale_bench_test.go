@@ -284,7 +284,7 @@ func BenchmarkScaleIdleHTTP(b *testing.B) {
 					// timeout, so that what remains is the sessions' own.
 					time.Sleep(httpx.DefaultIdleConnTimeout + time.Second)
 					after := measureScale()
-					writeScaleHeapProfile(b)
+					writeScaleHeapProfile(b, "idle")
 					heap = (float64(after.heap) - float64(before.heap)) / float64(n)
 					goroutines = float64(after.goroutines-before.goroutines) / float64(n)
 					fds = float64(after.fds-before.fds) / float64(n)
@@ -345,7 +345,14 @@ func BenchmarkScaleCallsHTTP(b *testing.B) {
 					wg.Add(1)
 					go func() { // Owner: this benchmark. Exits when b.N calls were made.
 						defer wg.Done()
-						for left.Add(-1) >= 0 {
+						for {
+							l := left.Add(-1)
+							if l < 0 {
+								break
+							}
+							if l == int64(b.N/2) {
+								writeScaleHeapProfile(b, "busy")
+							}
 							if _, err := s.CallTool(ctx, "echo", args); err != nil {
 								failed.Add(1)
 								firstErr.CompareAndSwap(nil, err.Error())
@@ -411,17 +418,18 @@ func (p *liveHeapPeak) stop() uint64 {
 	return <-p.max
 }
 
-// writeScaleHeapProfile writes a heap profile of the idle sessions to
-// $MCPENGINE_SCALE_HEAPPROFILE.<benchmark> when that is set:
+// writeScaleHeapProfile writes a heap profile of the sessions idle (in
+// BenchmarkScaleIdleHTTP) or busy (half way through BenchmarkScaleCallsHTTP)
+// to $MCPENGINE_SCALE_HEAPPROFILE.<phase>.<benchmark> when that is set:
 //
-//	MCPENGINE_SCALE_HEAPPROFILE=/tmp/idle go test -run '^$' -bench 'ScaleIdleHTTP/^sessions=1000$/h1' -benchtime=1x -memprofilerate=512 .
-//	go tool pprof -sample_index=inuse_space -top /tmp/idle.*
-func writeScaleHeapProfile(b *testing.B) {
+//	MCPENGINE_SCALE_HEAPPROFILE=/tmp/heap go test -run '^$' -bench 'ScaleIdleHTTP/^sessions=1000$/h1' -benchtime=1x -memprofilerate=512 .
+//	go tool pprof -sample_index=inuse_space -top /tmp/heap.idle.*
+func writeScaleHeapProfile(b *testing.B, phase string) {
 	base := os.Getenv("MCPENGINE_SCALE_HEAPPROFILE")
 	if base == "" {
 		return
 	}
-	f, err := os.Create(base + "." + strings.ReplaceAll(b.Name(), "/", "_"))
+	f, err := os.Create(base + "." + phase + "." + strings.ReplaceAll(b.Name(), "/", "_"))
 	if err != nil {
 		b.Fatal(err)
 	}
