@@ -98,14 +98,13 @@ type ClientOptions struct {
 	// (HTTPS_PROXY, NO_PROXY, ...). Use NoProxy to connect directly.
 	Proxy func(*http.Request) (*url.URL, error)
 
-	// StreamsOverNetHTTP sends long-lived streams (requests whose context
-	// LongLived marked) through net/http like every other request, at the
-	// cost of net/http's goroutine per open HTTP/2 stream. By default they
-	// go over HTTP/2 connections of the client's own (one goroutine per
-	// connection) whenever HTTP/2 applies: https whose server chooses h2,
-	// or http with HTTP2PriorKnowledge; through a proxy they always go
-	// through net/http.
-	StreamsOverNetHTTP bool
+	// HTTP2OverNetHTTP sends HTTP/2 requests through net/http's HTTP/2
+	// client. By default they go over HTTP/2 connections of the client's
+	// own (one goroutine per connection, none per request or open stream)
+	// whenever HTTP/2 applies: https whose server chooses h2, or http with
+	// HTTP2PriorKnowledge; through a proxy they always go through
+	// net/http.
+	HTTP2OverNetHTTP bool
 }
 
 // NoProxy is a ClientOptions.Proxy that never uses a proxy.
@@ -154,15 +153,17 @@ func NewClient(o ClientOptions) *http.Client {
 		p.SetUnencryptedHTTP2(true)
 		t.Protocols = &p
 	}
-	if o.StreamsOverNetHTTP {
+	if o.HTTP2OverNetHTTP {
 		return &http.Client{Transport: t}
 	}
 	streams := h2stream.New(h2stream.Options{
-		DialContext:      dial,
-		TLS:              t.TLSClientConfig,
-		HandshakeTimeout: t.TLSHandshakeTimeout,
-		PingAfter:        orNone(o.HTTP2PingAfter, DefaultHTTP2PingAfter),
-		Fallback:         t,
+		DialContext:           dial,
+		TLS:                   t.TLSClientConfig,
+		HandshakeTimeout:      t.TLSHandshakeTimeout,
+		PingAfter:             orNone(o.HTTP2PingAfter, DefaultHTTP2PingAfter),
+		IdleTimeout:           t.IdleConnTimeout,
+		ResponseHeaderTimeout: t.ResponseHeaderTimeout,
+		Fallback:              t,
 	})
 	return &http.Client{Transport: &streamRouter{base: t, streams: streams, h2c: o.HTTP2PriorKnowledge, proxy: proxy}}
 }

@@ -1,7 +1,6 @@
 package httpx
 
 import (
-	"context"
 	"net/http"
 	"net/url"
 	"strings"
@@ -9,32 +8,17 @@ import (
 	"github.com/mcpengine/mcpengine/transport/internal/h2stream"
 )
 
-// longLivedKey marks a request context as a long-lived stream's.
-type longLivedKey struct{}
-
-// LongLived returns ctx marked so that a client built by NewClient sends
-// its request as a long-lived stream: over HTTP/2 (h2c with
-// HTTP2PriorKnowledge, or https whose server chooses h2) on the client's
-// own stream connections, which cost one goroutine per connection rather
-// than net/http's one per open stream. The Streamable HTTP transport
-// marks its listening streams (the GET stream, the 2026-07-28
-// subscriptions/listen POST) so; every other request goes through
-// net/http as before.
-func LongLived(ctx context.Context) context.Context {
-	return context.WithValue(ctx, longLivedKey{}, true)
-}
-
-// IsLongLived reports whether ctx was marked by LongLived.
-func IsLongLived(ctx context.Context) bool {
-	v, _ := ctx.Value(longLivedKey{}).(bool)
-	return v
-}
-
-// streamRouter is the RoundTripper of a client built by NewClient: the
-// requests marked LongLived that can go over HTTP/2 go to streams, every
-// other request to base. It sits where net/http's transport would, so
-// that what wraps a client's RoundTripper (OAuth, the request hook) wraps
-// both alike.
+// streamRouter is the RoundTripper of a client built by NewClient: every
+// request that can go over HTTP/2 goes to streams, the client's own
+// HTTP/2 connections; the rest (HTTP/1.1, a proxy in the way, an https
+// server that does not choose h2) to base, net/http's transport. It sits
+// where net/http's transport would, so that what wraps a client's
+// RoundTripper (OAuth, the request hook) wraps both alike.
+//
+// Why not net/http's HTTP/2 client: it spends a goroutine per request in
+// flight (and one per open event stream, for the stream's life) and about
+// 2.5 KB of state per request; the streams cost one goroutine per
+// connection and a few hundred bytes per request.
 type streamRouter struct {
 	base    *http.Transport
 	streams *h2stream.Transport
@@ -43,7 +27,7 @@ type streamRouter struct {
 }
 
 func (r *streamRouter) RoundTrip(req *http.Request) (*http.Response, error) {
-	if IsLongLived(req.Context()) && r.overStreams(req) {
+	if r.overStreams(req) {
 		return r.streams.RoundTrip(req)
 	}
 	return r.base.RoundTrip(req)

@@ -1,57 +1,41 @@
 package httpx
 
 import (
-	"context"
-	"io"
-	"net/http"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// getLongLived sends a GET marked LongLived through c and reads it.
-func getLongLived(t *testing.T, c *http.Client, url string) {
-	t.Helper()
-	req, err := http.NewRequestWithContext(LongLived(context.Background()), http.MethodGet, url, nil)
-	require.NoError(t, err)
-	resp, err := c.Do(req)
-	require.NoError(t, err)
-	_, _ = io.Copy(io.Discard, resp.Body)
-	_ = resp.Body.Close()
-	assert.Equal(t, 2, resp.ProtoMajor)
+// Over h2c every request goes on the client's own HTTP/2 connections, and
+// one connection carries them all (they are kept between requests);
+// HTTP2OverNetHTTP sends them through net/http's HTTP/2 client instead.
+func TestHTTP2RequestsGoOnTheClientsOwnConnections(t *testing.T) {
+	for _, viaNetHTTP := range []bool{false, true} {
+		b := newBurstServer(t)
+		c := NewClient(ClientOptions{Proxy: NoProxy, HTTP2PriorKnowledge: true, HTTP2OverNetHTTP: viaNetHTTP})
+		for range 3 {
+			getAll(t, c, b.srv.URL)
+		}
+		router, ours := c.Transport.(*streamRouter)
+		assert.Equal(t, !viaNetHTTP, ours, "the client's own HTTP/2 connections are in use")
+		if ours {
+			assert.Equal(t, 1, router.streams.Dials(), "one connection dialed for three requests")
+		}
+		c.CloseIdleConnections()
+		assert.Equal(t, int64(3), b.h2.Load())
+		assert.Equal(t, 1, b.connsThatCarriedRequests(), "one connection carried them all")
+	}
 }
 
-// Over h2c a request marked LongLived goes on the stream connections (a
-// connection of their own beside net/http's), every other request through
-// net/http; StreamsOverNetHTTP sends both through net/http.
-func TestLongLivedRequestsGoOnTheStreamConnections(t *testing.T) {
-	b := newBurstServer(t)
-	c := NewClient(ClientOptions{Proxy: NoProxy, HTTP2PriorKnowledge: true})
-	getAll(t, c, b.srv.URL)
-	getLongLived(t, c, b.srv.URL)
-	getAll(t, c, b.srv.URL)
-	c.CloseIdleConnections()
-	assert.Equal(t, int64(3), b.h2.Load())
-	assert.Equal(t, 2, b.connsThatCarriedRequests(), "net/http's connection and the stream connection")
-
-	b = newBurstServer(t)
-	c = NewClient(ClientOptions{Proxy: NoProxy, HTTP2PriorKnowledge: true, StreamsOverNetHTTP: true})
-	defer c.CloseIdleConnections()
-	getAll(t, c, b.srv.URL)
-	getLongLived(t, c, b.srv.URL)
-	assert.Equal(t, 1, b.connsThatCarriedRequests(), "everything through net/http")
-}
-
-// Without h2c an http:// long-lived request stays on HTTP/1.1 (net/http).
-func TestLongLivedRequestsOverHTTP1StayWithNetHTTP(t *testing.T) {
+// Without h2c an http:// request stays on HTTP/1.1 (net/http).
+func TestHTTP1RequestsStayWithNetHTTP(t *testing.T) {
 	b := newBurstServer(t)
 	c := NewClient(ClientOptions{Proxy: NoProxy})
 	defer c.CloseIdleConnections()
-	req, err := http.NewRequestWithContext(LongLived(context.Background()), http.MethodGet, b.srv.URL, nil)
-	require.NoError(t, err)
-	resp, err := c.Do(req)
+	resp, err := c.Get(b.srv.URL)
 	require.NoError(t, err)
 	_ = resp.Body.Close()
 	assert.Equal(t, 1, resp.ProtoMajor)
+	assert.Equal(t, 0, c.Transport.(*streamRouter).streams.Dials())
 }

@@ -183,13 +183,6 @@ func (c *conn) WriteFrames(frames ...[]byte) error {
 		p := &post{}
 		httpcore.ClassifyInto(&p.out, f)
 		p.takeCtx()
-		if p.listen() {
-			// Its answer stream stays open while the session listens:
-			// marked long-lived, it goes on the client's HTTP/2 stream
-			// connections where they apply (httpx.LongLived). The mark is
-			// on p.ctx only: the pooled context handed back is unmarked.
-			p.ctx = httpx.LongLived(p.ctx)
-		}
 		switch n := len(p.out.Requests); {
 		case n == 1:
 			p.only = pending{id: p.out.Requests[0], post: p}

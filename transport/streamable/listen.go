@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/mcpengine/mcpengine/transport"
-	"github.com/mcpengine/mcpengine/transport/httpx"
 	"github.com/mcpengine/mcpengine/transport/internal/httpcore"
 	"github.com/mcpengine/mcpengine/transport/internal/sse"
 )
@@ -35,9 +34,7 @@ func (c *conn) listen(ctx context.Context, l *listener) {
 				return
 			}
 		}
-		// Marked long-lived: over HTTP/2 the stream goes on the client's
-		// stream connections, which spend no goroutine per open stream.
-		resp, sid, err := c.send(httpx.LongLived(ctx), http.MethodGet, nil, rd.LastEventID())
+		resp, sid, err := c.send(ctx, http.MethodGet, nil, rd.LastEventID())
 		// Whatever the answer, waiting longer would not open the stream
 		// sooner: let notifications/initialized go.
 		l.markOpened()

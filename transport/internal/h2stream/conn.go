@@ -28,8 +28,10 @@ type clientConn struct {
 	done   chan struct{} // closed when the read loop exits
 
 	// Guarded by Transport.mu.
-	open int  // streams holding a slot (reserved or open)
-	full bool // out of the pool: takes no new stream
+	open      int         // streams holding a slot (reserved or open)
+	full      bool        // out of the pool: takes no new stream
+	idleSince time.Time   // when open last fell to zero
+	idleTimer *time.Timer // closes the connection IdleTimeout after it went idle
 
 	maxStreams atomic.Uint32 // the server's MAX_CONCURRENT_STREAMS
 	lastRead   atomic.Int64  // when the read loop last read a frame (UnixNano), for health
@@ -43,11 +45,13 @@ type clientConn struct {
 	mu            sync.Mutex
 	streams       map[uint32]*stream
 	nextID        uint32
-	goAway        *GoAwayError // the server's GOAWAY, once received
-	err           error        // the connection's failure, once failed or closed
-	initialWindow int64        // the server's SETTINGS_INITIAL_WINDOW_SIZE
-	maxFrame      uint32       // the server's SETTINGS_MAX_FRAME_SIZE
-	sendWindow    int64        // the connection's send window, for request bodies
+	goAway        *GoAwayError  // the server's GOAWAY, once received
+	err           error         // the connection's failure, once failed or closed
+	initialWindow int64         // the server's SETTINGS_INITIAL_WINDOW_SIZE: a new stream's send window
+	maxFrame      uint32        // the server's SETTINGS_MAX_FRAME_SIZE
+	sendWindow    int64         // the connection's send window, for request bodies
+	windowMoved   chan struct{} // closed when a send window grew: senders waiting for one look again
+	headerWaits   headerWaits
 
 	unrefunded uint32 // connection window received and not yet given back (read loop only)
 }
@@ -136,8 +140,11 @@ func (cc *clientConn) applySettings(sf *http2.SettingsFrame) error {
 		case http2.SettingMaxConcurrentStreams:
 			cc.maxStreams.Store(s.Val)
 		case http2.SettingInitialWindowSize:
+			if s.Val > maxWindow {
+				return &ProtocolError{Code: http2.ErrCodeFlowControl, Reason: "SETTINGS_INITIAL_WINDOW_SIZE above 2^31-1"}
+			}
 			cc.mu.Lock()
-			cc.initialWindow = int64(s.Val)
+			cc.setInitialWindowLocked(s.Val)
 			cc.mu.Unlock()
 		case http2.SettingMaxFrameSize:
 			cc.mu.Lock()
@@ -195,6 +202,8 @@ func (cc *clientConn) close(err error) {
 	streams := cc.streams
 	cc.streams = nil
 	cc.stopHealthLocked()
+	cc.stopHeaderWaitsLocked()
+	cc.wakeSendersLocked()
 	cc.mu.Unlock()
 	cc.t.unusable(cc)
 	_ = cc.nc.Close()

@@ -11,11 +11,6 @@ import (
 // streams of a connection the transport closed.
 var ErrClosed = errors.New("mcpengine/h2stream: the transport is closed")
 
-// ErrBodyTooLarge refuses a request body that does not fit in the
-// server's initial flow-control window: this client sends small request
-// bodies only (the listen POST), in one go.
-var ErrBodyTooLarge = errors.New("mcpengine/h2stream: the request body exceeds the server's flow-control window")
-
 // errNotH2 says that TLS negotiated another protocol than h2 (ALPN):
 // the origin is served by the fallback RoundTripper from then on.
 var errNotH2 = errors.New("mcpengine/h2stream: the server did not choose h2")

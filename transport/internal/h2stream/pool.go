@@ -3,6 +3,7 @@ package h2stream
 import (
 	"context"
 	"net/http"
+	"time"
 
 	"golang.org/x/net/http2"
 )
@@ -95,14 +96,38 @@ func (t *Transport) connFor(ctx context.Context, key string, req *http.Request) 
 	}
 }
 
-// release gives back cc's stream slot; a connection left without streams
-// is closed and leaves the pool (no descriptor held while nothing
-// streams), as does one that can take no more (going away, broken) once
-// its last stream ended.
+// release gives back cc's stream slot. A connection left without
+// streams stays in the pool for the next request until IdleTimeout passed
+// (with a zero IdleTimeout it closes at once); one that can take no more
+// (going away, broken) closes once its last stream ended. Either way an
+// engine that stopped sending holds no descriptor here for long.
 func (t *Transport) release(cc *clientConn) {
 	t.mu.Lock()
 	cc.open--
 	idle := cc.open == 0
+	closeNow := idle && (t.opts.IdleTimeout == 0 || cc.full)
+	switch {
+	case closeNow:
+		t.dropLocked(cc)
+	case idle && t.opts.IdleTimeout > 0:
+		cc.idleSince = time.Now()
+		if cc.idleTimer == nil {
+			cc.idleTimer = time.AfterFunc(t.opts.IdleTimeout, func() { t.closeIfIdle(cc) })
+		} else {
+			cc.idleTimer.Reset(t.opts.IdleTimeout)
+		}
+	}
+	t.mu.Unlock()
+	if closeNow {
+		cc.close(errIdle)
+	}
+}
+
+// closeIfIdle is cc's idle timer: it closes cc if no stream used it for
+// IdleTimeout. A stream that came and went meanwhile re-armed the timer.
+func (t *Transport) closeIfIdle(cc *clientConn) {
+	t.mu.Lock()
+	idle := cc.open == 0 && !cc.full && time.Since(cc.idleSince) >= t.opts.IdleTimeout
 	if idle {
 		t.dropLocked(cc)
 	}
@@ -135,5 +160,8 @@ func (t *Transport) unusable(cc *clientConn) {
 	t.mu.Lock()
 	cc.full = true
 	t.dropLocked(cc)
+	if cc.idleTimer != nil {
+		cc.idleTimer.Stop()
+	}
 	t.mu.Unlock()
 }

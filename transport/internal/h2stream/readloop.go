@@ -100,11 +100,7 @@ func (cc *clientConn) handle(f http2.Frame) error {
 			s.end(&StreamResetError{Code: f.ErrCode})
 		}
 	case *http2.WindowUpdateFrame:
-		if f.StreamID == 0 {
-			cc.mu.Lock()
-			cc.sendWindow += int64(f.Increment)
-			cc.mu.Unlock()
-		}
+		return cc.onWindowUpdate(f.StreamID, f.Increment)
 	case *http2.PushPromiseFrame:
 		return &ProtocolError{Code: http2.ErrCodeProtocol, Reason: "PUSH_PROMISE though push is disabled"}
 	}

@@ -8,33 +8,75 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 
 	"golang.org/x/net/http/httpguts"
 )
 
-// readRequestBody reads and closes req's body (at most maxRequestBody):
-// this client sends a body in one go, after the headers.
-func readRequestBody(req *http.Request) ([]byte, error) {
-	if req.Body == nil || req.Body == http.NoBody {
-		return nil, nil
-	}
-	defer req.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(req.Body, maxRequestBody+1))
-	if err != nil {
-		return nil, err
-	}
-	if len(b) > maxRequestBody {
-		return nil, ErrBodyTooLarge
-	}
-	return b, nil
+// bodyBufs recycles request bodies: a call's body is read into one for
+// the time it takes to send it, instead of a fresh copy per request.
+var bodyBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledBody is the largest body buffer kept for reuse: a rare large
+// tool argument should not leave every pooled buffer that large.
+const maxPooledBody = 64 << 10
+
+// requestBody is a request's body read into memory: this client sends a
+// body after its headers as fast as flow control lets it, and sends it
+// again when the server refused the stream unprocessed. buf is pooled
+// until release.
+type requestBody struct {
+	buf *[]byte
+	b   []byte
 }
 
-// setBody gives r the body read from it before.
-func setBody(r *http.Request, body []byte) {
-	if body == nil {
+// readRequestBody reads and closes req's body.
+func readRequestBody(req *http.Request) (requestBody, error) {
+	if req.Body == nil || req.Body == http.NoBody {
+		return requestBody{}, nil
+	}
+	defer req.Body.Close()
+	buf := bodyBufs.Get().(*[]byte)
+	b := (*buf)[:0]
+	if n := req.ContentLength; n > 0 && int64(cap(b)) < n+1 {
+		b = make([]byte, 0, n+1) // +1: EOF is seen without growing
+	}
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := req.Body.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			*buf = b
+			requestBody{buf: buf}.release()
+			return requestBody{}, err
+		}
+	}
+	*buf = b
+	return requestBody{buf: buf, b: b}, nil
+}
+
+// release hands the buffer back; b must not be used after.
+func (rb requestBody) release() {
+	if rb.buf == nil || cap(*rb.buf) > maxPooledBody {
+		return
+	}
+	*rb.buf = (*rb.buf)[:0]
+	bodyBufs.Put(rb.buf)
+}
+
+// setBody gives r a copy of the body read from it before: the fallback
+// transport may still read it after RoundTrip returned.
+func setBody(r *http.Request, rb requestBody) {
+	if rb.buf == nil {
 		r.Body = http.NoBody
 		return
 	}
+	body := bytes.Clone(rb.b)
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	r.ContentLength = int64(len(body))
 	r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
@@ -96,7 +138,7 @@ func (cc *clientConn) encodeHeadersLocked(req *http.Request, bodyLen int) []byte
 	field(":authority", host)
 	field(":path", path)
 	for k, vv := range req.Header {
-		name := strings.ToLower(k)
+		name := lowerName(k)
 		if connectionHeaders[name] {
 			if name == "te" {
 				for _, v := range vv {
@@ -115,6 +157,28 @@ func (cc *clientConn) encodeHeadersLocked(req *http.Request, bodyLen int) []byte
 		field("content-length", strconv.Itoa(bodyLen))
 	}
 	return cc.hbuf.Bytes()
+}
+
+// lowerNames are the lower-case forms of the header names the engine
+// sends on every request: HTTP/2 wants field names in lower case, and
+// lowering them per request would allocate each time.
+var lowerNames = func() map[string]string {
+	m := map[string]string{}
+	for _, k := range []string{
+		"Accept", "Authorization", "Content-Type", "Last-Event-Id", "User-Agent",
+		"Mcp-Session-Id", "Mcp-Protocol-Version", "Mcp-Method", "Mcp-Name", "Traceparent", "Tracestate",
+	} {
+		m[k] = strings.ToLower(k)
+	}
+	return m
+}()
+
+// lowerName returns the header name k in lower case.
+func lowerName(k string) string {
+	if l, ok := lowerNames[k]; ok {
+		return l
+	}
+	return strings.ToLower(k)
 }
 
 // errNoStreamIDs: the connection used up its stream ids; the request goes

@@ -10,8 +10,8 @@ import (
 const maxStreamID = 1<<31 - 1
 
 // roundTrip opens a stream on cc (whose slot the caller took), sends req
-// and waits for the response headers, or the stream's failure, or the
-// request context's end.
+// and its body, and waits for the response headers, or the stream's
+// failure, or the request context's end.
 func (cc *clientConn) roundTrip(req *http.Request, body []byte) (*http.Response, error) {
 	if err := checkHeaders(req); err != nil {
 		cc.t.release(cc)
@@ -29,8 +29,6 @@ func (cc *clientConn) roundTrip(req *http.Request, body []byte) (*http.Response,
 		err = cc.goAway
 	case cc.nextID > maxStreamID:
 		err = &GoAwayError{LastStreamID: maxStreamID, Debug: errNoStreamIDs.Error()}
-	case int64(len(body)) > min(cc.initialWindow, cc.sendWindow):
-		err = ErrBodyTooLarge
 	}
 	if err != nil {
 		cc.mu.Unlock()
@@ -41,11 +39,17 @@ func (cc *clientConn) roundTrip(req *http.Request, body []byte) (*http.Response,
 	s.id = cc.nextID
 	cc.nextID += 2
 	cc.streams[s.id] = s
-	cc.sendWindow -= int64(len(body))
+	s.sendWindow = cc.initialWindow
+	// What the windows allow goes with the headers, in the same write;
+	// the rest (a large body, or windows the server has not given back
+	// yet) follows as the server opens them.
+	now := min(int64(len(body)), cc.sendWindow, s.sendWindow)
+	cc.sendWindow -= now
+	s.sendWindow -= now
 	maxFrame := int(cc.maxFrame)
 	lastID := cc.nextID > maxStreamID
 	cc.mu.Unlock()
-	err = cc.writeRequestLocked(s.id, req, body, maxFrame)
+	err = cc.writeRequestLocked(s.id, req, body[:now], len(body), maxFrame)
 	cc.wmu.Unlock()
 	if lastID {
 		cc.t.unusable(cc)
@@ -54,20 +58,26 @@ func (cc *clientConn) roundTrip(req *http.Request, body []byte) (*http.Response,
 		cc.close(&ConnError{Err: err}) // fails s too
 		return nil, s.headersOrError()
 	}
-
+	if int(now) < len(body) {
+		s.sendBody(body[now:])
+	}
+	cc.awaitHeadersBy(s)
 	return s.awaitHeaders()
 }
 
-// writeRequestLocked writes the HEADERS (and CONTINUATION) frames of req
-// and its body as DATA, and flushes; the caller holds cc.wmu.
-func (cc *clientConn) writeRequestLocked(id uint32, req *http.Request, body []byte, maxFrame int) error {
-	block := cc.encodeHeadersLocked(req, len(body))
+// writeRequestLocked writes the HEADERS (and CONTINUATION) frames of req,
+// whose body is total bytes long, and body, the part of it the windows
+// allow, as DATA (the stream ends with it when it is all), and flushes;
+// the caller holds cc.wmu.
+func (cc *clientConn) writeRequestLocked(id uint32, req *http.Request, body []byte, total, maxFrame int) error {
+	last := len(body) == total
+	block := cc.encodeHeadersLocked(req, total)
 	first := block[:min(len(block), maxFrame)]
 	rest := block[len(first):]
 	err := cc.fr.WriteHeaders(http2.HeadersFrameParam{
 		StreamID:      id,
 		BlockFragment: first,
-		EndStream:     len(body) == 0,
+		EndStream:     last && len(body) == 0,
 		EndHeaders:    len(rest) == 0,
 	})
 	for err == nil && len(rest) > 0 {
@@ -78,7 +88,7 @@ func (cc *clientConn) writeRequestLocked(id uint32, req *http.Request, body []by
 	for err == nil && len(body) > 0 {
 		chunk := body[:min(len(body), maxFrame)]
 		body = body[len(chunk):]
-		err = cc.fr.WriteData(id, len(body) == 0, chunk)
+		err = cc.fr.WriteData(id, last && len(body) == 0, chunk)
 	}
 	if err == nil {
 		err = cc.bw.Flush()

@@ -26,8 +26,9 @@ type peer struct {
 }
 
 // scriptedServer accepts connections, completes the HTTP/2 handshake on
-// each and runs script on it; it returns the base URL.
-func scriptedServer(t *testing.T, script func(p *peer)) string {
+// each (its first SETTINGS carry settings) and runs script on it; it
+// returns the base URL.
+func scriptedServer(t *testing.T, script func(p *peer), settings ...http2.Setting) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -57,7 +58,7 @@ func scriptedServer(t *testing.T, script func(p *peer)) string {
 				if _, err := io.ReadFull(c, preface); err != nil || string(preface) != http2.ClientPreface {
 					return
 				}
-				if p.fr.WriteSettings() != nil {
+				if p.fr.WriteSettings(settings...) != nil {
 					return
 				}
 				script(p)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"sync"
+	"time"
 
 	"golang.org/x/net/http2"
 )
@@ -41,6 +42,12 @@ type stream struct {
 	finished   bool   // removed from the connection, its slot given back
 	recvWindow int64  // what the server may still send on this stream
 	unacked    uint32 // bytes read (or padding) not yet given back
+
+	// Guarded by cc.mu.
+	sendWindow         int64 // what we may still send on this stream
+	waiting            bool  // on cc.headerWaits, between waitPrev and waitNext
+	waitPrev, waitNext *stream
+	headerDeadline     time.Duration // monoNow's reading when the headers are late
 }
 
 func newStream(cc *clientConn, req *http.Request) *stream {
@@ -72,7 +79,11 @@ func (s *stream) onHeaders(resp *http.Response, endStream bool) {
 	if resp != nil && !s.gotHeaders && s.err == nil {
 		s.resp, s.gotHeaders, s.req = resp, true, nil
 	}
+	got := s.gotHeaders
 	s.mu.Unlock()
+	if got {
+		s.cc.headersCame(s)
+	}
 	s.signal()
 	if endStream {
 		s.end(io.EOF)
@@ -140,6 +151,17 @@ func (s *stream) fail(err error, drop, reset bool) {
 	s.finish()
 }
 
+// failUnlessAnswered fails the stream with err unless its response
+// headers came (the header timeout lost a race with them).
+func (s *stream) failUnlessAnswered(err error) {
+	s.mu.Lock()
+	got := s.gotHeaders
+	s.mu.Unlock()
+	if !got {
+		s.fail(err, true, true)
+	}
+}
+
 // finish removes the stream from its connection and gives its slot back,
 // once.
 func (s *stream) finish() {
@@ -154,6 +176,7 @@ func (s *stream) finish() {
 	if s.cc.streams[s.id] == s {
 		delete(s.cc.streams, s.id)
 	}
+	s.cc.unwaitLocked(s)
 	s.cc.mu.Unlock()
 	s.cc.t.release(s.cc)
 }

@@ -28,8 +28,6 @@ const (
 	// it back as soon as it buffered the data (streams are bounded by
 	// their own windows), so it only needs to be large.
 	connWindow = 1 << 30
-	// maxRequestBody caps the request body this client sends.
-	maxRequestBody = 64 << 10
 	// maxHeaderListSize is announced to the server and bounds a
 	// response's decoded header list.
 	maxHeaderListSize = 1 << 20
@@ -56,6 +54,13 @@ type Options struct {
 	// will do) before the connection fails; zero means
 	// DefaultPingTimeout.
 	PingTimeout time.Duration
+	// IdleTimeout is how long a connection stays open after its last
+	// stream ended, for the next request; zero closes it at once, and a
+	// negative value keeps it until CloseIdleConnections.
+	IdleTimeout time.Duration
+	// ResponseHeaderTimeout bounds the wait for a response's headers
+	// once its request was sent; zero means no bound.
+	ResponseHeaderTimeout time.Duration
 	// Fallback serves the requests of an https origin whose server does
 	// not choose h2; nil means such requests fail with an error.
 	Fallback http.RoundTripper
@@ -72,7 +77,7 @@ type Transport struct {
 	origins map[string]*origin
 	closed  bool
 	loops   sync.WaitGroup // the connections' read loops
-	dials   atomic.Int32   // connections dialed, for tests
+	dials   atomic.Int32   // connections dialed (Dials)
 
 	// connWindow is the connections' receive window (the constant; tests
 	// make it small to show that it is given back).
@@ -106,6 +111,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer body.release() // sent in full (or failed) before roundTrip returns
 	key, err := originKey(req)
 	if err != nil {
 		return nil, err
@@ -119,7 +125,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		if err != nil {
 			return nil, err
 		}
-		resp, err := cc.roundTrip(req, body)
+		resp, err := cc.roundTrip(req, body.b)
 		if err != nil && retryable(err) && attempt < 2 && ctx.Err() == nil {
 			continue
 		}
@@ -128,7 +134,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 }
 
 // fallback sends req through Options.Fallback, its body restored.
-func (t *Transport) fallback(req *http.Request, body []byte) (*http.Response, error) {
+func (t *Transport) fallback(req *http.Request, body requestBody) (*http.Response, error) {
 	if t.opts.Fallback == nil {
 		return nil, errNotH2
 	}
@@ -182,6 +188,10 @@ func (t *Transport) Close() {
 	}
 	t.loops.Wait()
 }
+
+// Dials returns how many connections the transport dialed: whether
+// requests shared connections, for tests and diagnostics.
+func (t *Transport) Dials() int { return int(t.dials.Load()) }
 
 // openConns returns how many connections are in the pool, for tests.
 func (t *Transport) openConns() int {
