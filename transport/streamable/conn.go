@@ -66,14 +66,15 @@ var (
 type post struct {
 	out httpcore.Outgoing
 	// ctx is pc's, the post's own (post_ctx.go).
-	ctx    context.Context
-	pc     *postCtx
-	pend   []*pending  // one per request in the frame
+	ctx context.Context
+	pc  *postCtx
+	// pend is one per request in the frame, in place: the in-flight
+	// requests point into it.
+	pend   []pending
 	header http.Header // the caller's own headers of the frame's request
-	// only and onlyPtr back pend for a frame of one request (nearly every
-	// frame), so that it costs no allocation of its own.
-	only    pending
-	onlyPtr [1]*pending
+	// only backs pend for a frame of one request (nearly every frame), so
+	// that it costs no allocation of its own.
+	only [1]pending
 	// body and values back the request's body and its header values
 	// (session id, protocol version, 2026-07-28 method and name), so that
 	// building the request allocates neither.
@@ -192,13 +193,12 @@ func (c *conn) WriteFrames(frames ...[]byte) error {
 		}
 		switch n := len(p.out.Requests); {
 		case n == 1:
-			p.only = pending{id: p.out.Requests[0], post: p}
-			p.onlyPtr[0] = &p.only
-			p.pend = p.onlyPtr[:]
+			p.only[0] = pending{id: p.out.Requests[0], post: p}
+			p.pend = p.only[:]
 		case n > 1:
-			p.pend = make([]*pending, n)
+			p.pend = make([]pending, n)
 			for j, id := range p.out.Requests {
-				p.pend[j] = &pending{id: id, post: p}
+				p.pend[j] = pending{id: id, post: p}
 			}
 		}
 		posts = append(posts, p)
@@ -229,8 +229,8 @@ func (c *conn) WriteFrames(frames ...[]byte) error {
 			if len(p.pend) > 0 && c.inflight == nil {
 				c.inflight = make(map[messages.ID]*pending, len(p.pend))
 			}
-			for _, pd := range p.pend {
-				c.inflight[pd.id] = pd
+			for i := range p.pend {
+				c.inflight[p.pend[i].id] = &p.pend[i]
 			}
 			c.live[p] = struct{}{}
 			if c.keepForCallerLocked(p) {

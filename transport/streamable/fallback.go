@@ -67,7 +67,8 @@ func (c *conn) fallBack(p *post, status int) {
 	held := c.held
 	c.held, c.holding = nil, false
 	// The legacy connection answers the initialize request from now on.
-	for _, pd := range p.pend {
+	for i := range p.pend {
+		pd := &p.pend[i]
 		pd.abandoned = true
 		delete(c.inflight, pd.id)
 	}

@@ -105,7 +105,8 @@ func (c *conn) finish(p *post) {
 	if !c.closed {
 		answers = c.failUnansweredLocked(p, transport.RequestFailure{Reason: "the server's answer held no response to this request"})
 	}
-	for _, pd := range p.pend {
+	for i := range p.pend {
+		pd := &p.pend[i]
 		if c.inflight[pd.id] == pd {
 			delete(c.inflight, pd.id)
 		}
@@ -160,7 +161,8 @@ func (c *conn) requestFailed(p *post, f transport.RequestFailure) {
 // CodeRequestFailed answer for each, to deliver once c.mu is released.
 func (c *conn) failUnansweredLocked(p *post, f transport.RequestFailure) [][]byte {
 	var answers [][]byte
-	for _, pd := range p.pend {
+	for i := range p.pend {
+		pd := &p.pend[i]
 		if pd.done || pd.abandoned {
 			continue
 		}
@@ -176,7 +178,8 @@ func (c *conn) failUnansweredLocked(p *post, f transport.RequestFailure) [][]byt
 // answeredLocked reports whether every request of p has its answer; c.mu
 // is held.
 func answeredLocked(p *post) bool {
-	for _, pd := range p.pend {
+	for i := range p.pend {
+		pd := &p.pend[i]
 		if !pd.done {
 			return false
 		}
@@ -223,7 +226,7 @@ func (c *conn) deliverInbound(frame []byte, p *post) (answered bool) {
 	// can only be about that request: give it the request's id so that the
 	// caller gets the server's error instead of waiting for a timeout.
 	if p != nil && len(p.pend) == 1 && len(in.Orphans) == 1 && len(in.Responses) == 0 && in.Others == 0 && !p.pend[0].done {
-		pd := p.pend[0]
+		pd := &p.pend[0]
 		pd.done = true
 		delete(c.inflight, pd.id)
 		frame = messages.AppendError(nil, pd.id, in.Orphans[0])
