@@ -34,14 +34,12 @@ type conn struct {
 
 	mu        sync.Mutex
 	sessionID string
-	version   string // sent as MCP-Protocol-Version when set
-	// inflight and live are nil while empty: an idle session keeps no
-	// map buckets from its last burst.
-	inflight map[messages.ID]*pending // requests sent and not yet answered
-	live     map[*post]struct{}       // posts whose goroutine runs: Close cancels them
-	get      *listener                // the GET stream's loop, while it runs
-	legacy   transport.PushConn       // after falling back to HTTP+SSE
-	held     [][]byte
+	version   string             // sent as MCP-Protocol-Version when set
+	inflight  inflight           // requests sent and not yet answered
+	live      livePosts          // posts whose goroutine runs: Close cancels them
+	get       *listener          // the GET stream's loop, while it runs
+	legacy    transport.PushConn // after falling back to HTTP+SSE
+	held      [][]byte
 	// holds are the requests kept for their callers (caller_runs.go),
 	// made at the first and kept: a waiting caller's every call passes
 	// through it.
@@ -222,17 +220,9 @@ func (c *conn) WriteFrames(frames ...[]byte) error {
 			c.held = append(c.held, p.out.Frame)
 		}
 	default:
-		if c.live == nil {
-			c.live = make(map[*post]struct{}, len(posts))
-		}
 		for _, p := range posts {
-			if len(p.pend) > 0 && c.inflight == nil {
-				c.inflight = make(map[messages.ID]*pending, len(p.pend))
-			}
-			for i := range p.pend {
-				c.inflight[p.pend[i].id] = &p.pend[i]
-			}
-			c.live[p] = struct{}{}
+			c.inflight.add(p.pend)
+			c.live.add(p)
 			if c.keepForCallerLocked(p) {
 				continue // RunRequest runs it on its caller's goroutine
 			}
@@ -316,7 +306,7 @@ func (c *conn) Close(ctx context.Context) error {
 		c.held = nil
 		c.holds = nil
 		live := c.live
-		c.live = nil
+		c.live = livePosts{}
 		if c.get != nil {
 			c.get.stop()
 		}
@@ -324,9 +314,7 @@ func (c *conn) Close(ctx context.Context) error {
 
 		c.sink.Close()
 		c.sched.Close()
-		for p := range live {
-			p.cancel()
-		}
+		live.each((*post).cancel)
 		if legacy != nil {
 			_ = legacy.Close(ctx)
 		}

@@ -70,7 +70,7 @@ func (c *conn) fallBack(p *post, status int) {
 	for i := range p.pend {
 		pd := &p.pend[i]
 		pd.abandoned = true
-		delete(c.inflight, pd.id)
+		c.inflight.delete(pd.id)
 	}
 	c.mu.Unlock()
 
