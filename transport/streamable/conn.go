@@ -74,10 +74,9 @@ type post struct {
 	// that it costs no allocation of its own.
 	only [1]pending
 	// body and values back the request's body and its header values
-	// (session id, protocol version, 2026-07-28 method and name), so that
-	// building the request allocates neither.
+	// (valueSlot), so that building the request allocates neither.
 	body   httpcore.Body
-	values [4]string
+	values [valueSlots]string
 	// inline: the POST runs on its caller's goroutine (caller_runs.go).
 	// Guarded by conn.mu.
 	inline bool
@@ -92,9 +91,21 @@ func (p *post) listen() bool {
 	return p.out.Modern.Method == messages.MethodSubscriptionsListen
 }
 
+// valueSlot is where a header value of a post is kept (post.values). A
+// 2026-07-28 request has no session id, so its method takes the session
+// id's place: three slots, not four, keep post in the 384-byte size class.
+type valueSlot int
+
+const (
+	valueSessionOrMethod valueSlot = iota // Mcp-Session-Id, or a 2026-07-28 Mcp-Method
+	valueVersion                          // Mcp-Protocol-Version
+	valueName                             // a 2026-07-28 Mcp-Name
+	valueSlots
+)
+
 // headerValue returns s as a header value backed by p.values[i]: a
 // one-element slice with no room to grow into the next value.
-func (p *post) headerValue(i int, s string) []string {
+func (p *post) headerValue(i valueSlot, s string) []string {
 	p.values[i] = s
 	return p.values[i : i+1 : i+1]
 }
@@ -392,16 +403,16 @@ func (c *conn) sendPost(p *post) (*http.Response, string, error) {
 	c.mu.Unlock()
 	if mod := &p.out.Modern; mod.Set() {
 		sid, version = "", mod.Version
-		req.Header[httpcore.HeaderMethod] = p.headerValue(2, mod.Method)
+		req.Header[httpcore.HeaderMethod] = p.headerValue(valueSessionOrMethod, mod.Method)
 		if mod.Name != "" {
-			req.Header[httpcore.HeaderName] = p.headerValue(3, mod.Name)
+			req.Header[httpcore.HeaderName] = p.headerValue(valueName, mod.Name)
 		}
 	}
 	if sid != "" {
-		req.Header[httpcore.HeaderSessionID] = p.headerValue(0, sid)
+		req.Header[httpcore.HeaderSessionID] = p.headerValue(valueSessionOrMethod, sid)
 	}
 	if versionHeader(version) {
-		req.Header[httpcore.HeaderProtocolVersion] = p.headerValue(1, version)
+		req.Header[httpcore.HeaderProtocolVersion] = p.headerValue(valueVersion, version)
 	}
 	resp, err := httpcore.Do(c.client, req)
 	return resp, sid, err
