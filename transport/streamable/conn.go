@@ -394,15 +394,25 @@ func (c *conn) send(ctx context.Context, method string, body []byte, lastEventID
 // id, which that era does not have; the caller's own headers go along.
 // It returns the session id it sent, as send does.
 func (c *conn) sendPost(p *post) (*http.Response, string, error) {
-	req := httpcore.NewPost(p.ctx, c.target, c.header, &p.body, p.out.Frame)
-	if p.header != nil {
-		addCallerHeaders(req, p.header)
-	}
 	c.mu.Lock()
 	sid, version := c.sessionID, c.version
 	c.mu.Unlock()
-	if mod := &p.out.Modern; mod.Set() {
+	mod := &p.out.Modern
+	if mod.Set() {
 		sid, version = "", mod.Version
+	}
+	sendVersion := versionHeader(version)
+	// Counted so that the request's header map is made for them
+	// (httpcore.NewPost).
+	extra := len(p.header) + count(sid != "") + count(sendVersion)
+	if mod.Set() {
+		extra += 1 + count(mod.Name != "")
+	}
+	req := httpcore.NewPost(p.ctx, c.target, c.header, extra, &p.body, p.out.Frame)
+	if p.header != nil {
+		addCallerHeaders(req, p.header)
+	}
+	if mod.Set() {
 		req.Header[httpcore.HeaderMethod] = p.headerValue(valueSessionOrMethod, mod.Method)
 		if mod.Name != "" {
 			req.Header[httpcore.HeaderName] = p.headerValue(valueName, mod.Name)
@@ -411,11 +421,19 @@ func (c *conn) sendPost(p *post) (*http.Response, string, error) {
 	if sid != "" {
 		req.Header[httpcore.HeaderSessionID] = p.headerValue(valueSessionOrMethod, sid)
 	}
-	if versionHeader(version) {
+	if sendVersion {
 		req.Header[httpcore.HeaderProtocolVersion] = p.headerValue(valueVersion, version)
 	}
 	resp, err := httpcore.Do(c.client, req)
 	return resp, sid, err
+}
+
+// count is 1 for true, 0 for false.
+func count(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // expire fails the connection: the server no longer knows the session.

@@ -84,10 +84,18 @@ func (b *Body) rewind() (io.ReadCloser, error) {
 // http.NewRequest makes it: net/http writes a request's headers and body
 // in one write only for a body it knows is in memory (for any other
 // reader it flushes the headers first: a system call more per request).
-func NewPost(ctx context.Context, u *url.URL, base http.Header, body *Body, frame []byte) *http.Request {
-	// Room for the base headers, the three set here, and the session,
-	// version and 2026-07-28 headers the caller adds: the map never grows.
-	h := make(http.Header, len(base)+7)
+//
+// extra is how many headers the caller adds to the request. The map is
+// made for what goes into it, no more: it never grows, and up to eight
+// entries it is a single group of eight slots, where one hinted entry
+// more would make a table of sixteen slots, twice the memory for every
+// call in flight.
+func NewPost(ctx context.Context, u *url.URL, base http.Header, extra int, body *Body, frame []byte) *http.Request {
+	n := len(base) + extra + 2 // Content-Type, Accept
+	if _, ok := base["User-Agent"]; !ok {
+		n++
+	}
+	h := make(http.Header, n)
 	for k, v := range base {
 		h[k] = v
 	}

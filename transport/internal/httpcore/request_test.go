@@ -52,7 +52,7 @@ func TestNewPostGoesOutInOneWriteWithItsHeaders(t *testing.T) {
 	for i := range 2 { // the second on the kept-alive connection
 		var body Body
 		frame := []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
-		req := NewPost(context.Background(), u, http.Header{"X-Custom": {"v"}}, &body, frame)
+		req := NewPost(context.Background(), u, http.Header{"X-Custom": {"v"}}, 0, &body, frame)
 		before := writes.Load()
 		resp, err := client.Do(req)
 		require.NoError(t, err)
