@@ -61,15 +61,17 @@ func NewRequest(ctx context.Context, method, url string, base http.Header, body 
 // its reader costs no allocation of its own. Its frame must not change
 // while the request may be sent.
 type Body struct {
-	frame []byte
-	r     bytes.Reader
+	r bytes.Reader
 }
 
 // rewind is the request's GetBody: net/http sends a POST again on a new
 // connection when the reused one was found closed before anything was
-// written, and only if it can rewind the body.
+// written, and only if it can rewind the body. The new body reads the
+// frame through b.r's ReadAt, which leaves b.r's position alone (a reader
+// net/http gave up on may still be read), so that Body keeps no second
+// slice of the frame.
 func (b *Body) rewind() (io.ReadCloser, error) {
-	return io.NopCloser(bytes.NewReader(b.frame)), nil
+	return io.NopCloser(io.NewSectionReader(&b.r, 0, b.r.Size())), nil
 }
 
 // NewPost builds what NewRequest builds for a POST of frame, without
@@ -115,7 +117,6 @@ func NewPost(ctx context.Context, u *url.URL, base http.Header, extra int, body 
 		Host:       u.Host,
 	}
 	if len(frame) > 0 {
-		body.frame = frame
 		body.r.Reset(frame)
 		r.Body, r.GetBody, r.ContentLength = io.NopCloser(&body.r), body.rewind, int64(len(frame))
 	}
