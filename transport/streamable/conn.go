@@ -63,9 +63,7 @@ var (
 // post is one outgoing frame on its way.
 type post struct {
 	out httpcore.Outgoing
-	// ctx is pc's, the post's own (post_ctx.go).
-	ctx context.Context
-	pc  *postCtx
+	pc  *postCtx // the post's own context (post_ctx.go)
 	// pend is one per request in the frame, in place: the in-flight
 	// requests point into it.
 	pend   []pending
@@ -93,7 +91,7 @@ func (p *post) listen() bool {
 
 // valueSlot is where a header value of a post is kept (post.values). A
 // 2026-07-28 request has no session id, so its method takes the session
-// id's place: three slots, not four, keep post in the 384-byte size class.
+// id's place: three slots, not four (post_size_test.go).
 type valueSlot int
 
 const (
@@ -193,13 +191,6 @@ func (c *conn) WriteFrames(frames ...[]byte) error {
 		p := &post{}
 		httpcore.ClassifyInto(&p.out, f)
 		p.takeCtx()
-		if p.listen() {
-			// Its answer stream stays open while the session listens:
-			// marked long-lived, it goes on the client's HTTP/2 stream
-			// connections where they apply (httpx.LongLived). The mark is
-			// on p.ctx only: the pooled context handed back is unmarked.
-			p.ctx = httpx.LongLived(p.ctx)
-		}
 		switch n := len(p.out.Requests); {
 		case n == 1:
 			p.only[0] = pending{id: p.out.Requests[0], post: p}
@@ -408,7 +399,17 @@ func (c *conn) sendPost(p *post) (*http.Response, string, error) {
 	if mod.Set() {
 		extra += 1 + count(mod.Name != "")
 	}
-	req := httpcore.NewPost(p.ctx, c.target, c.header, extra, &p.body, p.out.Frame)
+	ctx := p.ctx()
+	if p.listen() {
+		// Its answer stream stays open while the session listens: marked
+		// long-lived, it goes on the client's HTTP/2 stream connections
+		// where they apply (httpx.LongLived). The mark is on this
+		// request's context only: the pooled context handed back is
+		// unmarked. (A listen is never resumed: 2026-07-28 streams are
+		// not.)
+		ctx = httpx.LongLived(ctx)
+	}
+	req := httpcore.NewPost(ctx, c.target, c.header, extra, &p.body, p.out.Frame)
 	if p.header != nil {
 		addCallerHeaders(req, p.header)
 	}

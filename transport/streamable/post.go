@@ -19,14 +19,14 @@ func (c *conn) runPost(p *post) {
 		return // finish aborts the cancelled requests' POSTs
 	}
 	if p.out.Initialized {
-		c.awaitListening(p.ctx)
+		c.awaitListening(p.ctx())
 	}
 	resp, sid, err := c.sendPost(p)
 	if err != nil {
 		switch {
 		case transport.IsPermanent(err):
 			c.sink.Fail(httpcore.StripURL(err))
-		case p.ctx.Err() == nil:
+		case p.ctx().Err() == nil:
 			c.requestFailed(p, httpcore.ErrorFailure(err, c.scrub.Load()))
 		}
 		return
@@ -70,7 +70,7 @@ func (c *conn) runPost(p *post) {
 			c.deliverInbound(body, p)
 		case isTooLarge(err):
 			c.requestFailed(p, transport.RequestFailure{Status: resp.StatusCode, Reason: fmt.Sprintf("the answer exceeds the %d-byte limit", c.max)})
-		case p.ctx.Err() == nil:
+		case p.ctx().Err() == nil:
 			c.requestFailed(p, httpcore.ErrorFailure(err, c.scrub.Load()))
 		}
 	default:
