@@ -132,7 +132,7 @@ func (c *conn) AbortRequest(id messages.ID) {
 	if i := c.findHoldLocked(id); i >= 0 {
 		unstarted = c.dropHoldLocked(i)
 	}
-	if pd := c.inflight[id]; pd != nil && !pd.done && (pd.post == unstarted || pd.post.inline) {
+	if pd := c.inflight.get(id); pd != nil && !pd.done && (pd.post == unstarted || pd.post.inline) {
 		pd.abandoned = true
 		pd.post.aborted = true
 		running = pd.post

@@ -34,14 +34,12 @@ type conn struct {
 
 	mu        sync.Mutex
 	sessionID string
-	version   string // sent as MCP-Protocol-Version when set
-	// inflight and live are nil while empty: an idle session keeps no
-	// map buckets from its last burst.
-	inflight map[messages.ID]*pending // requests sent and not yet answered
-	live     map[*post]struct{}       // posts whose goroutine runs: Close cancels them
-	get      *listener                // the GET stream's loop, while it runs
-	legacy   transport.PushConn       // after falling back to HTTP+SSE
-	held     [][]byte
+	version   string             // sent as MCP-Protocol-Version when set
+	inflight  inflight           // requests sent and not yet answered
+	live      livePosts          // posts whose goroutine runs: Close cancels them
+	get       *listener          // the GET stream's loop, while it runs
+	legacy    transport.PushConn // after falling back to HTTP+SSE
+	held      [][]byte
 	// holds are the requests kept for their callers (caller_runs.go),
 	// made at the first and kept: a waiting caller's every call passes
 	// through it.
@@ -65,20 +63,18 @@ var (
 // post is one outgoing frame on its way.
 type post struct {
 	out httpcore.Outgoing
-	// ctx is pc's, the post's own (post_ctx.go).
-	ctx    context.Context
-	pc     *postCtx
-	pend   []*pending  // one per request in the frame
+	pc  *postCtx // the post's own context (post_ctx.go)
+	// pend is one per request in the frame, in place: the in-flight
+	// requests point into it.
+	pend   []pending
 	header http.Header // the caller's own headers of the frame's request
-	// only and onlyPtr back pend for a frame of one request (nearly every
-	// frame), so that it costs no allocation of its own.
-	only    pending
-	onlyPtr [1]*pending
+	// only backs pend for a frame of one request (nearly every frame), so
+	// that it costs no allocation of its own.
+	only [1]pending
 	// body and values back the request's body and its header values
-	// (session id, protocol version, 2026-07-28 method and name), so that
-	// building the request allocates neither.
+	// (valueSlot), so that building the request allocates neither.
 	body   httpcore.Body
-	values [4]string
+	values [valueSlots]string
 	// inline: the POST runs on its caller's goroutine (caller_runs.go).
 	// Guarded by conn.mu.
 	inline bool
@@ -93,9 +89,21 @@ func (p *post) listen() bool {
 	return p.out.Modern.Method == messages.MethodSubscriptionsListen
 }
 
+// valueSlot is where a header value of a post is kept (post.values). A
+// 2026-07-28 request has no session id, so its method takes the session
+// id's place: three slots, not four (post_size_test.go).
+type valueSlot int
+
+const (
+	valueSessionOrMethod valueSlot = iota // Mcp-Session-Id, or a 2026-07-28 Mcp-Method
+	valueVersion                          // Mcp-Protocol-Version
+	valueName                             // a 2026-07-28 Mcp-Name
+	valueSlots
+)
+
 // headerValue returns s as a header value backed by p.values[i]: a
 // one-element slice with no room to grow into the next value.
-func (p *post) headerValue(i int, s string) []string {
+func (p *post) headerValue(i valueSlot, s string) []string {
 	p.values[i] = s
 	return p.values[i : i+1 : i+1]
 }
@@ -185,13 +193,12 @@ func (c *conn) WriteFrames(frames ...[]byte) error {
 		p.takeCtx()
 		switch n := len(p.out.Requests); {
 		case n == 1:
-			p.only = pending{id: p.out.Requests[0], post: p}
-			p.onlyPtr[0] = &p.only
-			p.pend = p.onlyPtr[:]
+			p.only[0] = pending{id: p.out.Requests[0], post: p}
+			p.pend = p.only[:]
 		case n > 1:
-			p.pend = make([]*pending, n)
+			p.pend = make([]pending, n)
 			for j, id := range p.out.Requests {
-				p.pend[j] = &pending{id: id, post: p}
+				p.pend[j] = pending{id: id, post: p}
 			}
 		}
 		posts = append(posts, p)
@@ -215,17 +222,9 @@ func (c *conn) WriteFrames(frames ...[]byte) error {
 			c.held = append(c.held, p.out.Frame)
 		}
 	default:
-		if c.live == nil {
-			c.live = make(map[*post]struct{}, len(posts))
-		}
 		for _, p := range posts {
-			if len(p.pend) > 0 && c.inflight == nil {
-				c.inflight = make(map[messages.ID]*pending, len(p.pend))
-			}
-			for _, pd := range p.pend {
-				c.inflight[pd.id] = pd
-			}
-			c.live[p] = struct{}{}
+			c.inflight.add(p.pend)
+			c.live.add(p)
 			if c.keepForCallerLocked(p) {
 				continue // RunRequest runs it on its caller's goroutine
 			}
@@ -309,7 +308,7 @@ func (c *conn) Close(ctx context.Context) error {
 		c.held = nil
 		c.holds = nil
 		live := c.live
-		c.live = nil
+		c.live = livePosts{}
 		if c.get != nil {
 			c.get.stop()
 		}
@@ -317,9 +316,7 @@ func (c *conn) Close(ctx context.Context) error {
 
 		c.sink.Close()
 		c.sched.Close()
-		for p := range live {
-			p.cancel()
-		}
+		live.each((*post).cancel)
 		if legacy != nil {
 			_ = legacy.Close(ctx)
 		}
@@ -388,28 +385,56 @@ func (c *conn) send(ctx context.Context, method string, body []byte, lastEventID
 // id, which that era does not have; the caller's own headers go along.
 // It returns the session id it sent, as send does.
 func (c *conn) sendPost(p *post) (*http.Response, string, error) {
-	req := httpcore.NewPost(p.ctx, c.target, c.header, &p.body, p.out.Frame)
-	if p.header != nil {
-		addCallerHeaders(req, p.header)
-	}
 	c.mu.Lock()
 	sid, version := c.sessionID, c.version
 	c.mu.Unlock()
-	if mod := &p.out.Modern; mod.Set() {
+	mod := &p.out.Modern
+	if mod.Set() {
 		sid, version = "", mod.Version
-		req.Header[httpcore.HeaderMethod] = p.headerValue(2, mod.Method)
+	}
+	sendVersion := versionHeader(version)
+	// Counted so that the request's header map is made for them
+	// (httpcore.NewPost).
+	extra := len(p.header) + count(sid != "") + count(sendVersion)
+	if mod.Set() {
+		extra += 1 + count(mod.Name != "")
+	}
+	ctx := p.ctx()
+	if p.listen() {
+		// Its answer stream stays open while the session listens: marked
+		// long-lived, it goes on the client's HTTP/2 stream connections
+		// where they apply (httpx.LongLived). The mark is on this
+		// request's context only: the pooled context handed back is
+		// unmarked. (A listen is never resumed: 2026-07-28 streams are
+		// not.)
+		ctx = httpx.LongLived(ctx)
+	}
+	req := httpcore.NewPost(ctx, c.target, c.header, extra, &p.body, p.out.Frame)
+	if p.header != nil {
+		addCallerHeaders(req, p.header)
+	}
+	if mod.Set() {
+		req.Header[httpcore.HeaderMethod] = p.headerValue(valueSessionOrMethod, mod.Method)
 		if mod.Name != "" {
-			req.Header[httpcore.HeaderName] = p.headerValue(3, mod.Name)
+			req.Header[httpcore.HeaderName] = p.headerValue(valueName, mod.Name)
 		}
 	}
 	if sid != "" {
-		req.Header[httpcore.HeaderSessionID] = p.headerValue(0, sid)
+		req.Header[httpcore.HeaderSessionID] = p.headerValue(valueSessionOrMethod, sid)
 	}
-	if versionHeader(version) {
-		req.Header[httpcore.HeaderProtocolVersion] = p.headerValue(1, version)
+	if sendVersion {
+		req.Header[httpcore.HeaderProtocolVersion] = p.headerValue(valueVersion, version)
 	}
 	resp, err := httpcore.Do(c.client, req)
 	return resp, sid, err
+}
+
+// count is 1 for true, 0 for false.
+func count(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // expire fails the connection: the server no longer knows the session.

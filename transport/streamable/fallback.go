@@ -32,7 +32,7 @@ func (c *conn) fallBack(p *post, status int) {
 	c.log.Debug("falling back to the HTTP+SSE transport", slog.String("url", c.name), slog.Int("status", status))
 
 	d := &legacysse.Dialer{URL: c.url, Client: c.client, Header: c.header, MaxFrameBytes: c.max, Logger: c.log}
-	ctx, cancel := context.WithTimeout(p.ctx, fallbackTimeout)
+	ctx, cancel := context.WithTimeout(p.ctx(), fallbackTimeout)
 	lc, err := d.Dial(ctx)
 	cancel()
 	if err != nil {
@@ -41,7 +41,7 @@ func (c *conn) fallBack(p *post, status int) {
 		held := c.held
 		c.held = nil
 		c.mu.Unlock()
-		if p.ctx.Err() != nil {
+		if p.ctx().Err() != nil {
 			return
 		}
 		c.requestFailed(p, transport.RequestFailure{
@@ -67,9 +67,10 @@ func (c *conn) fallBack(p *post, status int) {
 	held := c.held
 	c.held, c.holding = nil, false
 	// The legacy connection answers the initialize request from now on.
-	for _, pd := range p.pend {
+	for i := range p.pend {
+		pd := &p.pend[i]
 		pd.abandoned = true
-		delete(c.inflight, pd.id)
+		c.inflight.delete(pd.id)
 	}
 	c.mu.Unlock()
 

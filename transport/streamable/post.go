@@ -19,14 +19,14 @@ func (c *conn) runPost(p *post) {
 		return // finish aborts the cancelled requests' POSTs
 	}
 	if p.out.Initialized {
-		c.awaitListening(p.ctx)
+		c.awaitListening(p.ctx())
 	}
 	resp, sid, err := c.sendPost(p)
 	if err != nil {
 		switch {
 		case transport.IsPermanent(err):
 			c.sink.Fail(httpcore.StripURL(err))
-		case p.ctx.Err() == nil:
+		case p.ctx().Err() == nil:
 			c.requestFailed(p, httpcore.ErrorFailure(err, c.scrub.Load()))
 		}
 		return
@@ -70,7 +70,7 @@ func (c *conn) runPost(p *post) {
 			c.deliverInbound(body, p)
 		case isTooLarge(err):
 			c.requestFailed(p, transport.RequestFailure{Status: resp.StatusCode, Reason: fmt.Sprintf("the answer exceeds the %d-byte limit", c.max)})
-		case p.ctx.Err() == nil:
+		case p.ctx().Err() == nil:
 			c.requestFailed(p, httpcore.ErrorFailure(err, c.scrub.Load()))
 		}
 	default:
@@ -105,27 +105,19 @@ func (c *conn) finish(p *post) {
 	if !c.closed {
 		answers = c.failUnansweredLocked(p, transport.RequestFailure{Reason: "the server's answer held no response to this request"})
 	}
-	for _, pd := range p.pend {
-		if c.inflight[pd.id] == pd {
-			delete(c.inflight, pd.id)
-		}
+	for i := range p.pend {
+		c.inflight.forget(&p.pend[i])
 	}
 	var abort []*post
 	for _, id := range p.out.Cancels {
-		if pd := c.inflight[id]; pd != nil && !pd.done {
+		if pd := c.inflight.get(id); pd != nil && !pd.done {
 			pd.abandoned = true
 			pd.post.aborted = true
 			abort = append(abort, pd.post)
 		}
 	}
 	reusable := !c.closed && !p.aborted
-	delete(c.live, p)
-	if len(c.inflight) == 0 {
-		c.inflight = nil
-	}
-	if len(c.live) == 0 {
-		c.live = nil
-	}
+	c.live.remove(p)
 	c.mu.Unlock()
 	p.releaseCtx(reusable)
 	// The server has the cancellation: stop waiting for the answer (the
@@ -160,14 +152,13 @@ func (c *conn) requestFailed(p *post, f transport.RequestFailure) {
 // CodeRequestFailed answer for each, to deliver once c.mu is released.
 func (c *conn) failUnansweredLocked(p *post, f transport.RequestFailure) [][]byte {
 	var answers [][]byte
-	for _, pd := range p.pend {
+	for i := range p.pend {
+		pd := &p.pend[i]
 		if pd.done || pd.abandoned {
 			continue
 		}
 		pd.done = true
-		if c.inflight[pd.id] == pd {
-			delete(c.inflight, pd.id)
-		}
+		c.inflight.forget(pd)
 		answers = append(answers, httpcore.FailureAnswer(pd.id, f))
 	}
 	return answers
@@ -176,7 +167,8 @@ func (c *conn) failUnansweredLocked(p *post, f transport.RequestFailure) [][]byt
 // answeredLocked reports whether every request of p has its answer; c.mu
 // is held.
 func answeredLocked(p *post) bool {
-	for _, pd := range p.pend {
+	for i := range p.pend {
+		pd := &p.pend[i]
 		if !pd.done {
 			return false
 		}
@@ -197,19 +189,19 @@ func (c *conn) deliverInbound(frame []byte, p *post) (answered bool) {
 	c.mu.Lock()
 	fresh := in.Others > 0 || len(in.Orphans) > 0
 	for _, id := range in.Responses {
-		pd := c.inflight[id]
+		pd := c.inflight.get(id)
 		if n, ok := id.NumberInString(); ok && pd == nil {
 			// Request n's answer with its id sent back as a string: a
 			// broken answer the session fails n with (a protocol error),
 			// not an unknown one to drop (issue 16.5).
 			id = messages.NumberID(n)
-			pd = c.inflight[id]
+			pd = c.inflight.get(id)
 		}
 		if pd == nil || pd.done {
 			continue
 		}
 		pd.done = true
-		delete(c.inflight, id)
+		c.inflight.delete(id)
 		fresh = true
 		if p != nil && p.out.Initialize && c.version == "" {
 			if v := httpcore.ProtocolVersion(frame, id); validVersion(v) {
@@ -223,9 +215,9 @@ func (c *conn) deliverInbound(frame []byte, p *post) (answered bool) {
 	// can only be about that request: give it the request's id so that the
 	// caller gets the server's error instead of waiting for a timeout.
 	if p != nil && len(p.pend) == 1 && len(in.Orphans) == 1 && len(in.Responses) == 0 && in.Others == 0 && !p.pend[0].done {
-		pd := p.pend[0]
+		pd := &p.pend[0]
 		pd.done = true
-		delete(c.inflight, pd.id)
+		c.inflight.delete(pd.id)
 		frame = messages.AppendError(nil, pd.id, in.Orphans[0])
 	}
 	answered = p != nil && answeredLocked(p)

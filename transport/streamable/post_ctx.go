@@ -27,10 +27,10 @@ var postCtxs = sync.Pool{New: func() any {
 }}
 
 // takeCtx gives p a context that is not cancelled.
-func (p *post) takeCtx() {
-	p.pc = postCtxs.Get().(*postCtx)
-	p.ctx = p.pc.ctx
-}
+func (p *post) takeCtx() { p.pc = postCtxs.Get().(*postCtx) }
+
+// ctx is p's context, done once p is cancelled.
+func (p *post) ctx() context.Context { return p.pc.ctx }
 
 // cancel ends p's requests: its context is done and never reused.
 func (p *post) cancel() { p.pc.cancel() }

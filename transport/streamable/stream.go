@@ -51,7 +51,7 @@ func (c *conn) readAnswerStream(p *post, resp *http.Response) {
 	var seen eventIDs
 	for {
 		err := c.consume(rd, &seen, p)
-		if err == errAnswered || p.ctx.Err() != nil {
+		if err == errAnswered || p.ctx().Err() != nil {
 			return
 		}
 		if sse.IsTooLarge(err) {
@@ -82,12 +82,12 @@ func (c *conn) readAnswerStream(p *post, resp *http.Response) {
 // false when the post is settled (failed, expired, cancelled).
 func (c *conn) resume(p *post, rd *sse.Reader, lastID string) (io.ReadCloser, bool) {
 	for attempt := 0; ; attempt++ {
-		if !sleep(p.ctx, c.retryDelay(rd, attempt)) {
+		if !sleep(p.ctx(), c.retryDelay(rd, attempt)) {
 			return nil, false
 		}
-		resp, sid, err := c.send(p.ctx, http.MethodGet, nil, lastID)
+		resp, sid, err := c.send(p.ctx(), http.MethodGet, nil, lastID)
 		if err != nil {
-			if p.ctx.Err() != nil {
+			if p.ctx().Err() != nil {
 				return nil, false
 			}
 			if attempt+1 >= MaxResumeAttempts {

@@ -35,7 +35,7 @@ func post(t *testing.T, client *http.Client, raw string) (string, http.Header) {
 	u, err := url.Parse(raw)
 	require.NoError(t, err)
 	var body Body
-	resp, err := Do(client, NewPost(context.Background(), u, nil, &body, []byte(`{"id":1}`)))
+	resp, err := Do(client, NewPost(context.Background(), u, nil, 0, &body, []byte(`{"id":1}`)))
 	require.NoError(t, err)
 	defer resp.Body.Close()
 	require.Equal(t, http.StatusOK, resp.StatusCode)
@@ -72,7 +72,7 @@ func TestDoReturnsTheTransportsError(t *testing.T) {
 	u, _ := url.Parse(srv.URL + "/mcp")
 	srv.Close()
 	var body Body
-	_, err := Do(&http.Client{Transport: &http.Transport{}}, NewPost(context.Background(), u, nil, &body, []byte(`{}`)))
+	_, err := Do(&http.Client{Transport: &http.Transport{}}, NewPost(context.Background(), u, nil, 0, &body, []byte(`{}`)))
 	require.Error(t, err)
 	assert.NotContains(t, err.Error(), u.Host+"/mcp", "not wrapped in *url.Error")
 }
@@ -84,6 +84,6 @@ func TestDoReportsAnHTTPAnswerToHTTPSAsClientDoDoes(t *testing.T) {
 	tr := &http.Transport{}
 	defer tr.CloseIdleConnections()
 	var body Body
-	_, err := Do(&http.Client{Transport: tr}, NewPost(context.Background(), u, nil, &body, []byte(`{}`)))
+	_, err := Do(&http.Client{Transport: tr}, NewPost(context.Background(), u, nil, 0, &body, []byte(`{}`)))
 	assert.ErrorIs(t, err, http.ErrSchemeMismatch)
 }

@@ -61,15 +61,17 @@ func NewRequest(ctx context.Context, method, url string, base http.Header, body 
 // its reader costs no allocation of its own. Its frame must not change
 // while the request may be sent.
 type Body struct {
-	frame []byte
-	r     bytes.Reader
+	r bytes.Reader
 }
 
 // rewind is the request's GetBody: net/http sends a POST again on a new
 // connection when the reused one was found closed before anything was
-// written, and only if it can rewind the body.
+// written, and only if it can rewind the body. The new body reads the
+// frame through b.r's ReadAt, which leaves b.r's position alone (a reader
+// net/http gave up on may still be read), so that Body keeps no second
+// slice of the frame.
 func (b *Body) rewind() (io.ReadCloser, error) {
-	return io.NopCloser(bytes.NewReader(b.frame)), nil
+	return io.NopCloser(io.NewSectionReader(&b.r, 0, b.r.Size())), nil
 }
 
 // NewPost builds what NewRequest builds for a POST of frame, without
@@ -84,10 +86,18 @@ func (b *Body) rewind() (io.ReadCloser, error) {
 // http.NewRequest makes it: net/http writes a request's headers and body
 // in one write only for a body it knows is in memory (for any other
 // reader it flushes the headers first: a system call more per request).
-func NewPost(ctx context.Context, u *url.URL, base http.Header, body *Body, frame []byte) *http.Request {
-	// Room for the base headers, the three set here, and the session,
-	// version and 2026-07-28 headers the caller adds: the map never grows.
-	h := make(http.Header, len(base)+7)
+//
+// extra is how many headers the caller adds to the request. The map is
+// made for what goes into it, no more: it never grows, and up to eight
+// entries it is a single group of eight slots, where one hinted entry
+// more would make a table of sixteen slots, twice the memory for every
+// call in flight.
+func NewPost(ctx context.Context, u *url.URL, base http.Header, extra int, body *Body, frame []byte) *http.Request {
+	n := len(base) + extra + 2 // Content-Type, Accept
+	if _, ok := base["User-Agent"]; !ok {
+		n++
+	}
+	h := make(http.Header, n)
 	for k, v := range base {
 		h[k] = v
 	}
@@ -107,7 +117,6 @@ func NewPost(ctx context.Context, u *url.URL, base http.Header, body *Body, fram
 		Host:       u.Host,
 	}
 	if len(frame) > 0 {
-		body.frame = frame
 		body.r.Reset(frame)
 		r.Body, r.GetBody, r.ContentLength = io.NopCloser(&body.r), body.rewind, int64(len(frame))
 	}

@@ -52,7 +52,7 @@ func TestNewPostGoesOutInOneWriteWithItsHeaders(t *testing.T) {
 	for i := range 2 { // the second on the kept-alive connection
 		var body Body
 		frame := []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
-		req := NewPost(context.Background(), u, http.Header{"X-Custom": {"v"}}, &body, frame)
+		req := NewPost(context.Background(), u, http.Header{"X-Custom": {"v"}}, 0, &body, frame)
 		before := writes.Load()
 		resp, err := client.Do(req)
 		require.NoError(t, err)
@@ -70,4 +70,24 @@ func TestNewPostGoesOutInOneWriteWithItsHeaders(t *testing.T) {
 		again, _ := io.ReadAll(rewound)
 		assert.Equal(t, string(frame), string(again), "GetBody rewinds, so net/http can send it again")
 	}
+}
+
+func TestNewPostRewindsTheWholeFrameWhateverTheFirstBodyRead(t *testing.T) {
+	u, err := url.Parse("http://example.com/mcp")
+	require.NoError(t, err)
+	var body Body
+	frame := []byte(`{"jsonrpc":"2.0","id":1,"method":"ping"}`)
+	req := NewPost(context.Background(), u, nil, 0, &body, frame)
+	head := make([]byte, 5)
+	_, err = io.ReadFull(req.Body, head)
+	require.NoError(t, err)
+
+	rewound, err := req.GetBody()
+	require.NoError(t, err)
+	again, err := io.ReadAll(rewound)
+	require.NoError(t, err)
+	assert.Equal(t, string(frame), string(again))
+	rest, err := io.ReadAll(req.Body)
+	require.NoError(t, err)
+	assert.Equal(t, string(frame), string(head)+string(rest), "the first body reads on from where it was")
 }
