@@ -400,15 +400,6 @@ func (c *conn) sendPost(p *post) (*http.Response, string, error) {
 		extra += 1 + count(mod.Name != "")
 	}
 	ctx := p.ctx()
-	if p.listen() {
-		// Its answer stream stays open while the session listens: marked
-		// long-lived, it goes on the client's HTTP/2 stream connections
-		// where they apply (httpx.LongLived). The mark is on this
-		// request's context only: the pooled context handed back is
-		// unmarked. (A listen is never resumed: 2026-07-28 streams are
-		// not.)
-		ctx = httpx.LongLived(ctx)
-	}
 	req := httpcore.NewPost(ctx, c.target, c.header, extra, &p.body, p.out.Frame)
 	if p.header != nil {
 		addCallerHeaders(req, p.header)
