@@ -2,6 +2,7 @@ package actors
 
 import (
 	"net/http"
+	"runtime"
 	"sync/atomic"
 	"time"
 
@@ -30,7 +31,10 @@ type Call struct {
 	// ErrNotReady instead of waiting in the queue. (Beside the other bool,
 	// so that Header fits: Call stays in the 240-byte size class.)
 	FailFast bool
-	MaxTotal time.Duration
+	// doneState is where done stands: doneNone, doneMaking, doneMade or
+	// doneClosed (here, in the bools' padding).
+	doneState atomic.Int32
+	MaxTotal  time.Duration
 	// Progress, when set, makes the engine generate a progress token for
 	// this request and receive its notifications/progress, in order, on the
 	// session's callback queue (never on the reader or the actor).
@@ -50,6 +54,9 @@ type Call struct {
 	// resubscribe): it runs inside Receive.
 	onDone func(a *sessionActor, result messages.RawMessage, err error)
 
+	// done is made by the first Done that finds the call unfinished (a
+	// caller that ran its own request, or read its own answer, finds it
+	// finished and needs none); doneState says where it stands.
 	done   chan struct{}
 	Result messages.RawMessage
 	Err    error
@@ -65,11 +72,58 @@ type Call struct {
 
 // NewCall returns a call ready to be posted.
 func NewCall(method string, params messages.RawMessage) *Call {
-	return &Call{Method: method, Params: params, done: make(chan struct{})}
+	return &Call{Method: method, Params: params}
 }
 
+// The states of Call.done.
+const (
+	doneNone   = iota // no channel, not finished
+	doneMaking        // a Done is making the channel
+	doneMade          // c.done is made and open
+	doneClosed        // finished: c.done, if made, is closed
+)
+
 // Done is closed once Result or Err is set.
-func (c *Call) Done() <-chan struct{} { return c.done }
+func (c *Call) Done() <-chan struct{} {
+	for {
+		switch c.doneState.Load() {
+		case doneClosed:
+			return closedChan
+		case doneMade:
+			return c.done
+		case doneNone:
+			if c.doneState.CompareAndSwap(doneNone, doneMaking) {
+				c.done = make(chan struct{})
+				c.doneState.Store(doneMade)
+				return c.done
+			}
+		default:
+			runtime.Gosched() // another Done is making it: a few instructions
+		}
+	}
+}
+
+// closeDone marks the call finished for Done, closing the channel if one
+// was made.
+func (c *Call) closeDone() {
+	for {
+		switch c.doneState.Load() {
+		case doneClosed:
+			return
+		case doneNone:
+			if c.doneState.CompareAndSwap(doneNone, doneClosed) {
+				return
+			}
+		case doneMade:
+			if c.doneState.CompareAndSwap(doneMade, doneClosed) {
+				close(c.done)
+				return
+			}
+		default:
+			runtime.Gosched()
+		}
+	}
+}
 
 // finish completes the call once; later completions are ignored (a late
 // response after a timeout, a cancel racing an answer).
@@ -103,12 +157,11 @@ func (c *Call) finish(a *sessionActor, result messages.RawMessage, err error) {
 		// arrived before the answer has been delivered when Call returns.
 		// A full queue (a callback that never returns) must not strand the
 		// caller: then it wakes at once.
-		done := c.done
-		if a.sh.postCallback(func() { close(done) }) {
+		if a.sh.postCallback(c.closeDone) {
 			return
 		}
 	}
-	close(c.done)
+	c.closeDone()
 }
 
 // interruptReader wakes the caller of c if it is blocked reading the

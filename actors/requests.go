@@ -234,9 +234,10 @@ func (a *sessionActor) removeQueued(c *Call) {
 	}
 }
 
-// armSweep makes sure the one deadline timer of this session fires no later
-// than t. Per-request timers would cost a timer per call; one timer at the
-// earliest deadline costs nothing on the hot path (a comparison).
+// armSweep makes sure the session is swept no later than t: it is queued
+// in deadlines at its earliest deadline. Per-request timers would cost a
+// timer per call; this costs nothing on the hot path (a comparison) once
+// the session is queued for a sooner deadline.
 func (a *sessionActor) armSweep(t time.Time) {
 	if t.IsZero() {
 		return // no deadline
@@ -246,24 +247,21 @@ func (a *sessionActor) armSweep(t time.Time) {
 		return
 	}
 	a.sweepAt = at
-	d := time.Until(t)
-	if a.sweepTimer == nil {
-		sched, self := a.sh.sched, a.self
-		a.sweepTimer = time.AfterFunc(d, func() { sched.post(self, &sweepDue{}, onWorker) })
-		return
-	}
-	a.sweepTimer.Reset(d)
+	deadlines.set(a, at)
 }
 
-// dropSweepTimer stops the deadline timer and lets it go. A sweep it
-// started meanwhile finds nothing overdue.
+// dropSweepTimer takes the session out of the deadline queue. A sweep
+// already sent finds nothing overdue.
 func (a *sessionActor) dropSweepTimer() {
-	if a.sweepTimer != nil {
-		a.sweepTimer.Stop()
-		a.sweepTimer = nil
-	}
+	deadlines.remove(a)
 	a.sweepAt = 0
 }
+
+// deadlineSlot implements deadlineWaiter.
+func (a *sessionActor) deadlineSlot() *int32 { return &a.sweepSlot }
+
+// deadlineDue implements deadlineWaiter: the sweep runs on the actor.
+func (a *sessionActor) deadlineDue() { a.sh.sched.post(a.self, &sweepDue{}, onWorker) }
 
 // sweep expires overdue requests (pending: with notifications/cancelled;
 // queued: never sent) and re-arms the timer for the next deadline.

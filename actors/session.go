@@ -55,10 +55,10 @@ type sessionActor struct {
 	// listenID is the listen's id while it is in pending, 0 otherwise.
 	listenID int64
 
-	sweepTimer *time.Timer
-	// sweepAt is the deadline the timer is armed for (since monoStart),
-	// 0 when it is not.
+	// sweepAt is the deadline the session is queued for in deadlines
+	// (since monoStart), 0 when it is not; sweepSlot is its place there.
 	sweepAt    time.Duration
+	sweepSlot  int32 // guarded by deadlines.mu
 	retryTimer *time.Timer
 	dialCancel context.CancelFunc
 
@@ -166,9 +166,7 @@ func (a *sessionActor) setState(to State, err error) {
 }
 
 func (a *sessionActor) stopTimers() {
-	if a.sweepTimer != nil {
-		a.sweepTimer.Stop()
-	}
+	a.dropSweepTimer()
 	if a.retryTimer != nil {
 		a.retryTimer.Stop()
 	}

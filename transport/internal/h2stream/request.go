@@ -21,10 +21,10 @@ var bodyBufs = sync.Pool{New: func() any { return new([]byte) }}
 // tool argument should not leave every pooled buffer that large.
 const maxPooledBody = 64 << 10
 
-// requestBody is a request's body read into memory: this client sends a
-// body after its headers as fast as flow control lets it, and sends it
-// again when the server refused the stream unprocessed. buf is pooled
-// until release.
+// requestBody is a request's body read into memory, for the time it takes
+// to send it: after its headers, as fast as flow control lets it. buf is
+// pooled until release, once the body is sent: a call in flight waiting
+// for its answer holds no copy of its body.
 type requestBody struct {
 	buf *[]byte
 	b   []byte
@@ -35,17 +35,40 @@ func readRequestBody(req *http.Request) (requestBody, error) {
 	if req.Body == nil || req.Body == http.NoBody {
 		return requestBody{}, nil
 	}
-	defer req.Body.Close()
+	return readBody(req.Body, req.ContentLength)
+}
+
+// resendBody reads req's body again for a request sent once more (the
+// server refused the stream unprocessed): through GetBody, as net/http
+// does. Without GetBody a request with a body cannot go again: cause
+// is returned.
+func resendBody(req *http.Request, hadBody bool, cause error) (requestBody, error) {
+	if !hadBody {
+		return requestBody{}, nil
+	}
+	if req.GetBody == nil {
+		return requestBody{}, cause
+	}
+	rc, err := req.GetBody()
+	if err != nil {
+		return requestBody{}, err
+	}
+	return readBody(rc, req.ContentLength)
+}
+
+// readBody reads and closes rc, size bytes long when size > 0.
+func readBody(rc io.ReadCloser, size int64) (requestBody, error) {
+	defer rc.Close()
 	buf := bodyBufs.Get().(*[]byte)
 	b := (*buf)[:0]
-	if n := req.ContentLength; n > 0 && int64(cap(b)) < n+1 {
-		b = make([]byte, 0, n+1) // +1: EOF is seen without growing
+	if size > 0 && int64(cap(b)) < size+1 {
+		b = make([]byte, 0, size+1) // +1: EOF is seen without growing
 	}
 	for {
 		if len(b) == cap(b) {
 			b = append(b, 0)[:len(b)]
 		}
-		n, err := req.Body.Read(b[len(b):cap(b)])
+		n, err := rc.Read(b[len(b):cap(b)])
 		b = b[:len(b)+n]
 		if err == io.EOF {
 			break

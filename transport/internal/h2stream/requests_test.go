@@ -279,3 +279,77 @@ func TestRequestsInARowShareOneConnection(t *testing.T) {
 		t.Fatalf("%d connections open after CloseIdleConnections", n)
 	}
 }
+
+// readRequest reads frames until a request's body ended; it returns the
+// stream id and the body, 0 when the connection ended.
+func (p *peer) readRequest() (uint32, []byte) {
+	var body []byte
+	for {
+		f, err := p.fr.ReadFrame()
+		if err != nil {
+			return 0, nil
+		}
+		switch f := f.(type) {
+		case *http2.SettingsFrame:
+			if !f.IsAck() {
+				_ = p.fr.WriteSettingsAck()
+			}
+		case *http2.MetaHeadersFrame:
+			if f.StreamEnded() {
+				return f.StreamID, nil
+			}
+		case *http2.DataFrame:
+			body = append(body, f.Data()...)
+			if f.StreamEnded() {
+				return f.StreamID, body
+			}
+		}
+	}
+}
+
+// A request the server refused unprocessed (REFUSED_STREAM) goes again
+// with its body, read again through GetBody; without GetBody it cannot,
+// and fails with the refusal.
+func TestARefusedRequestGoesAgainWithItsBody(t *testing.T) {
+	bodies := make(chan string, 4)
+	base := scriptedServer(t, func(p *peer) {
+		for {
+			id, body := p.readRequest()
+			if id == 0 {
+				return
+			}
+			bodies <- string(body)
+			if id == 1 || id == 5 { // the first try of each request
+				_ = p.fr.WriteRSTStream(id, http2.ErrCodeRefusedStream)
+				continue
+			}
+			p.respond(id)
+			_ = p.fr.WriteData(id, true, nil)
+		}
+	})
+	tr := newTestTransport(t, Options{IdleTimeout: time.Minute})
+	ctx := testCtx(t)
+	resp, err := post(ctx, tr, base, []byte("the body"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = resp.Body.Close()
+	if first, again := <-bodies, <-bodies; first != "the body" || again != "the body" {
+		t.Fatalf("the server got %q, then %q", first, again)
+	}
+
+	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, base+"/", io.NopCloser(stringsReader("no GetBody")))
+	_, err = tr.RoundTrip(req)
+	var rst *StreamResetError
+	if !errors.As(err, &rst) || rst.Code != http2.ErrCodeRefusedStream {
+		t.Fatalf("a refused request without GetBody ended with %v, want the refusal", err)
+	}
+	if got := <-bodies; got != "no GetBody" {
+		t.Fatalf("the server got %q", got)
+	}
+	select {
+	case got := <-bodies:
+		t.Fatalf("a request without GetBody went again, with %q", got)
+	default:
+	}
+}

@@ -12,7 +12,20 @@ const maxStreamID = 1<<31 - 1
 // roundTrip opens a stream on cc (whose slot the caller took), sends req
 // and its body, and waits for the response headers, or the stream's
 // failure, or the request context's end.
-func (cc *clientConn) roundTrip(req *http.Request, body []byte) (*http.Response, error) {
+func (cc *clientConn) roundTrip(req *http.Request, rb requestBody) (*http.Response, error) {
+	s, err := cc.send(req, rb)
+	if err != nil {
+		return nil, err
+	}
+	cc.awaitHeadersBy(s)
+	return s.awaitHeaders()
+}
+
+// send opens a stream on cc and sends req and its body, which it
+// releases: a request waiting for its answer holds no copy of its body.
+func (cc *clientConn) send(req *http.Request, rb requestBody) (*stream, error) {
+	defer rb.release()
+	body := rb.b
 	if err := checkHeaders(req); err != nil {
 		cc.t.release(cc)
 		return nil, err
@@ -61,8 +74,7 @@ func (cc *clientConn) roundTrip(req *http.Request, body []byte) (*http.Response,
 	if int(now) < len(body) {
 		s.sendBody(body[now:])
 	}
-	cc.awaitHeadersBy(s)
-	return s.awaitHeaders()
+	return s, nil
 }
 
 // writeRequestLocked writes the HEADERS (and CONTINUATION) frames of req,

@@ -111,25 +111,30 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer body.release() // sent in full (or failed) before roundTrip returns
 	key, err := originKey(req)
 	if err != nil {
+		body.release()
 		return nil, err
 	}
+	hadBody := body.buf != nil
 	ctx := req.Context()
 	for attempt := 0; ; attempt++ {
 		cc, fallback, err := t.connFor(ctx, key, req)
 		if fallback {
+			defer body.release()
 			return t.fallback(req, body)
 		}
 		if err != nil {
+			body.release()
 			return nil, err
 		}
-		resp, err := cc.roundTrip(req, body.b)
-		if err != nil && retryable(err) && attempt < 2 && ctx.Err() == nil {
-			continue
+		resp, err := cc.roundTrip(req, body) // releases body once sent
+		if err == nil || !retryable(err) || attempt >= 2 || ctx.Err() != nil {
+			return resp, err
 		}
-		return resp, err
+		if body, err = resendBody(req, hadBody, err); err != nil {
+			return nil, err
+		}
 	}
 }
 
