@@ -33,6 +33,25 @@ func (r *streamRouter) RoundTrip(req *http.Request) (*http.Response, error) {
 	return r.base.RoundTrip(req)
 }
 
+// Poster returns the HTTP/2 transport that can take c's POSTs to u
+// directly (h2stream's Post: no http.Request, no header map): when c is
+// a client built by NewClient that nothing wraps (its Transport is the
+// router itself: no OAuth, no request hook), with none of what
+// http.Client adds to its RoundTripper (a cookie jar, an overall
+// timeout, a redirect policy), and u goes over HTTP/2 (overStreams;
+// decided once, for a connection's URL). nil otherwise: send an
+// http.Request through c.
+func Poster(c *http.Client, u *url.URL) *h2stream.Transport {
+	r, ok := c.Transport.(*streamRouter)
+	if !ok || c.Jar != nil || c.Timeout != 0 || c.CheckRedirect != nil || u.User != nil {
+		return nil
+	}
+	if !r.overStreams(&http.Request{Method: http.MethodPost, URL: u, Host: u.Host, Header: http.Header{}}) {
+		return nil
+	}
+	return r.streams
+}
+
 // overStreams reports whether req can go over the stream connections:
 // HTTP/2 is possible for its scheme and no proxy is in the way (the
 // stream client dials the origin itself).

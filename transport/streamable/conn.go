@@ -13,16 +13,20 @@ import (
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/transport"
 	"github.com/mcpengine/mcpengine/transport/httpx"
+	"github.com/mcpengine/mcpengine/transport/internal/h2stream"
 	"github.com/mcpengine/mcpengine/transport/internal/httpcore"
 )
 
 // conn is one Streamable HTTP connection (one MCP session on the server);
 // it implements transport.PushConn and transport.SessionAware.
 type conn struct {
-	url       string
-	target    *url.URL // url parsed, shared by the POSTs (httpcore.NewPost)
-	name      string   // the redacted URL, for logs
-	client    *http.Client
+	target *url.URL // the server's URL, shared by the POSTs (httpcore.NewPost)
+	name   string   // the redacted URL, for logs
+	client *http.Client
+	// poster takes the POSTs without an http.Request when client allows
+	// it (httpx.Poster: HTTP/2, nothing wrapping the transport); nil
+	// otherwise. Read-only after newConn.
+	poster    *h2stream.Transport
 	header    http.Header // canonical copy of Dialer.Header
 	max       int
 	log       *slog.Logger
@@ -132,7 +136,6 @@ func newConn(d *Dialer, u *url.URL) *conn {
 	target := *u
 	target.Host = strings.TrimSuffix(target.Host, ":") // as http.NewRequest has it
 	c := &conn{
-		url:       u.String(),
 		target:    &target,
 		name:      httpx.RedactParsedURL(u),
 		client:    d.Client,
@@ -145,6 +148,7 @@ func newConn(d *Dialer, u *url.URL) *conn {
 	if c.client == nil {
 		c.client = httpx.DefaultClient()
 	}
+	c.poster = httpx.Poster(c.client, c.target)
 	if c.max <= 0 {
 		c.max = transport.DefaultMaxFrameBytes
 	}
@@ -154,7 +158,7 @@ func newConn(d *Dialer, u *url.URL) *conn {
 	if c.reconnect <= 0 {
 		c.reconnect = DefaultReconnectDelay
 	}
-	c.scrub.Store(httpx.NewScrubber(c.header, c.url))
+	c.scrub.Store(httpx.NewScrubber(c.header, c.target.String()))
 	c.sched = httpcore.NewScheduler(c.runPost)
 	return c
 }
@@ -338,7 +342,7 @@ func (c *conn) deleteSession(ctx context.Context, sid, version string) {
 		ctx, cancel = context.WithTimeout(ctx, deleteTimeout)
 		defer cancel()
 	}
-	req, err := httpcore.NewRequest(ctx, http.MethodDelete, c.url, c.header, nil)
+	req, err := httpcore.NewRequest(ctx, http.MethodDelete, c.target.String(), c.header, nil)
 	if err != nil {
 		return
 	}
@@ -360,7 +364,7 @@ func (c *conn) deleteSession(ctx context.Context, sid, version string) {
 // as known now. It returns the session id it sent, to tell a 404 for a
 // known session from any other 404.
 func (c *conn) send(ctx context.Context, method string, body []byte, lastEventID string) (*http.Response, string, error) {
-	req, err := httpcore.NewRequest(ctx, method, c.url, c.header, body)
+	req, err := httpcore.NewRequest(ctx, method, c.target.String(), c.header, body)
 	if err != nil {
 		return nil, "", err
 	}
@@ -400,6 +404,12 @@ func (c *conn) sendPost(p *post) (*http.Response, string, error) {
 		extra += 1 + count(mod.Name != "")
 	}
 	ctx := p.ctx()
+	if c.poster != nil {
+		h := postHeaders{caller: p.header, mod: mod, sid: sid, version: version, sendVersion: sendVersion}
+		if resp, sent, err := c.postDirect(ctx, p, &h); sent {
+			return resp, sid, err
+		}
+	}
 	req := httpcore.NewPost(ctx, c.target, c.header, extra, &p.body, p.out.Frame)
 	if p.header != nil {
 		addCallerHeaders(req, p.header)

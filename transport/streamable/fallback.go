@@ -31,7 +31,7 @@ func (c *conn) fallBack(p *post, status int) {
 	c.mu.Unlock()
 	c.log.Debug("falling back to the HTTP+SSE transport", slog.String("url", c.name), slog.Int("status", status))
 
-	d := &legacysse.Dialer{URL: c.url, Client: c.client, Header: c.header, MaxFrameBytes: c.max, Logger: c.log}
+	d := &legacysse.Dialer{URL: c.target.String(), Client: c.client, Header: c.header, MaxFrameBytes: c.max, Logger: c.log}
 	ctx, cancel := context.WithTimeout(p.ctx(), fallbackTimeout)
 	lc, err := d.Dial(ctx)
 	cancel()

@@ -5,14 +5,13 @@ import (
 	"crypto/tls"
 	"errors"
 	"net"
-	"net/http"
+	"net/url"
 	"strings"
 	"time"
 )
 
-// originKey is req's scheme://host:port, the pool a request goes to.
-func originKey(req *http.Request) (string, error) {
-	u := req.URL
+// originKey is u's scheme://host:port, the pool a request goes to.
+func originKey(u *url.URL) (string, error) {
 	scheme := strings.ToLower(u.Scheme)
 	port := u.Port()
 	switch {
@@ -35,7 +34,7 @@ func isContextError(err error) bool {
 // dial opens a connection to key's origin and completes the HTTP/2
 // handshake (the preface, both SETTINGS), bounded by HandshakeTimeout and
 // ctx. It returns errNotH2 when TLS negotiated another protocol.
-func (t *Transport) dial(ctx context.Context, key string, req *http.Request) (*clientConn, error) {
+func (t *Transport) dial(ctx context.Context, key string, u *url.URL) (*clientConn, error) {
 	ctx, cancel := context.WithTimeout(ctx, t.opts.HandshakeTimeout)
 	defer cancel()
 	https := strings.HasPrefix(key, "https://")
@@ -52,7 +51,7 @@ func (t *Transport) dial(ctx context.Context, key string, req *http.Request) (*c
 		}
 		cfg.NextProtos = []string{"h2", "http/1.1"}
 		if cfg.ServerName == "" {
-			cfg.ServerName = req.URL.Hostname()
+			cfg.ServerName = u.Hostname()
 		}
 		tc := tls.Client(raw, cfg)
 		if err := tc.HandshakeContext(ctx); err != nil {

@@ -11,9 +11,12 @@ import (
 // streams of a connection the transport closed.
 var ErrClosed = errors.New("mcpengine/h2stream: the transport is closed")
 
-// errNotH2 says that TLS negotiated another protocol than h2 (ALPN):
+// ErrNotH2 says that TLS negotiated another protocol than h2 (ALPN):
 // the origin is served by the fallback RoundTripper from then on.
-var errNotH2 = errors.New("mcpengine/h2stream: the server did not choose h2")
+var ErrNotH2 = errors.New("mcpengine/h2stream: the server did not choose h2")
+
+// errNotH2 is ErrNotH2 inside the package.
+var errNotH2 = ErrNotH2
 
 // StreamResetError is the failure of a stream the server reset
 // (RST_STREAM).

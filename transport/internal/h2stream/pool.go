@@ -2,7 +2,7 @@ package h2stream
 
 import (
 	"context"
-	"net/http"
+	"net/url"
 	"time"
 
 	"golang.org/x/net/http2"
@@ -24,7 +24,7 @@ type dialCall struct {
 // connFor returns a connection of key's origin with room for one more
 // stream, the stream's slot taken, dialing one when none has room. It
 // reports fallback when the origin does not speak h2.
-func (t *Transport) connFor(ctx context.Context, key string, req *http.Request) (cc *clientConn, fallback bool, err error) {
+func (t *Transport) connFor(ctx context.Context, key string, u *url.URL) (cc *clientConn, fallback bool, err error) {
 	for {
 		t.mu.Lock()
 		if t.closed {
@@ -62,7 +62,7 @@ func (t *Transport) connFor(ctx context.Context, key string, req *http.Request) 
 		o.dial = call
 		t.mu.Unlock()
 
-		c, err := t.dial(ctx, key, req)
+		c, err := t.dial(ctx, key, u)
 
 		t.mu.Lock()
 		o.dial = nil

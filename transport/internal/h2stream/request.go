@@ -2,10 +2,12 @@ package h2stream
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync"
@@ -122,12 +124,35 @@ var connectionHeaders = map[string]bool{
 	"content-length": true, // set from the body read
 }
 
+// Field is one request header field of a Post.
+type Field struct {
+	Name, Value string
+}
+
+// outgoing is what a stream sends: an http.Request's parts (RoundTrip),
+// or a POST's without an http.Request (Post), whose header fields go
+// beside it, never kept: so that a Post's fields can live on its
+// caller's stack.
+type outgoing struct {
+	ctx    context.Context
+	method string
+	url    *url.URL
+	host   string
+	header http.Header   // RoundTrip's
+	req    *http.Request // RoundTrip's, for Response.Request
+}
+
+// fromRequest is req's outgoing.
+func fromRequest(req *http.Request) outgoing {
+	return outgoing{ctx: req.Context(), method: req.Method, url: req.URL, host: req.Host, header: req.Header, req: req}
+}
+
 // checkHeaders refuses what the server would take as a malformed request.
-func checkHeaders(req *http.Request) error {
-	if req.Method != "" && !httpguts.ValidHeaderFieldName(req.Method) {
+func checkHeaders(o *outgoing, fields []Field) error {
+	if o.method != "" && !httpguts.ValidHeaderFieldName(o.method) {
 		return &HeaderError{Name: ":method"}
 	}
-	for k, vv := range req.Header {
+	for k, vv := range o.header {
 		if !httpguts.ValidHeaderFieldName(k) {
 			return &HeaderError{Name: k}
 		}
@@ -137,44 +162,49 @@ func checkHeaders(req *http.Request) error {
 			}
 		}
 	}
+	for _, f := range fields {
+		if !httpguts.ValidHeaderFieldName(f.Name) || !httpguts.ValidHeaderFieldValue(f.Value) {
+			return &HeaderError{Name: f.Name}
+		}
+	}
 	return nil
 }
 
-// encodeHeaders writes req's header block into cc.hbuf; the caller holds
-// cc.wmu (the encoder's table is the connection's).
-func (cc *clientConn) encodeHeadersLocked(req *http.Request, bodyLen int) []byte {
+// encodeHeadersLocked writes the header block of o and fields into
+// cc.hbuf; the caller holds cc.wmu (the encoder's table is the
+// connection's).
+func (cc *clientConn) encodeHeadersLocked(o *outgoing, fields []Field, bodyLen int) []byte {
 	cc.hbuf.Reset()
 	field := func(name, value string) {
 		_ = cc.henc.WriteField(hpackField(name, value))
 	}
-	method := req.Method
+	method := o.method
 	if method == "" {
 		method = http.MethodGet
 	}
-	host := req.Host
+	host := o.host
 	if host == "" {
-		host = req.URL.Host
+		host = o.url.Host
 	}
-	path := req.URL.RequestURI()
 	field(":method", method)
-	field(":scheme", strings.ToLower(req.URL.Scheme))
+	field(":scheme", strings.ToLower(o.url.Scheme))
 	field(":authority", host)
-	field(":path", path)
-	for k, vv := range req.Header {
+	field(":path", o.url.RequestURI())
+	regular := func(k, v string) {
 		name := lowerName(k)
-		if connectionHeaders[name] {
-			if name == "te" {
-				for _, v := range vv {
-					if strings.EqualFold(v, "trailers") {
-						field("te", "trailers")
-					}
-				}
-			}
-			continue
-		}
-		for _, v := range vv {
+		if !connectionHeaders[name] {
 			field(name, v)
+		} else if name == "te" && strings.EqualFold(v, "trailers") {
+			field("te", "trailers")
 		}
+	}
+	for k, vv := range o.header {
+		for _, v := range vv {
+			regular(k, v)
+		}
+	}
+	for _, f := range fields {
+		regular(f.Name, f.Value)
 	}
 	if bodyLen > 0 {
 		field("content-length", strconv.Itoa(bodyLen))

@@ -12,8 +12,8 @@ const maxStreamID = 1<<31 - 1
 // roundTrip opens a stream on cc (whose slot the caller took), sends req
 // and its body, and waits for the response headers, or the stream's
 // failure, or the request context's end.
-func (cc *clientConn) roundTrip(req *http.Request, rb requestBody) (*http.Response, error) {
-	s, err := cc.send(req, rb)
+func (cc *clientConn) roundTrip(o *outgoing, fields []Field, rb requestBody) (*http.Response, error) {
+	s, err := cc.send(o, fields, rb)
 	if err != nil {
 		return nil, err
 	}
@@ -23,14 +23,14 @@ func (cc *clientConn) roundTrip(req *http.Request, rb requestBody) (*http.Respon
 
 // send opens a stream on cc and sends req and its body, which it
 // releases: a request waiting for its answer holds no copy of its body.
-func (cc *clientConn) send(req *http.Request, rb requestBody) (*stream, error) {
+func (cc *clientConn) send(o *outgoing, fields []Field, rb requestBody) (*stream, error) {
 	defer rb.release()
 	body := rb.b
-	if err := checkHeaders(req); err != nil {
+	if err := checkHeaders(o, fields); err != nil {
 		cc.t.release(cc)
 		return nil, err
 	}
-	s := newStream(cc, req)
+	s := newStream(cc, o)
 
 	cc.wmu.Lock()
 	cc.mu.Lock()
@@ -62,7 +62,7 @@ func (cc *clientConn) send(req *http.Request, rb requestBody) (*stream, error) {
 	maxFrame := int(cc.maxFrame)
 	lastID := cc.nextID > maxStreamID
 	cc.mu.Unlock()
-	err = cc.writeRequestLocked(s.id, req, body[:now], len(body), maxFrame)
+	err = cc.writeRequestLocked(s.id, o, fields, body[:now], len(body), maxFrame)
 	cc.wmu.Unlock()
 	if lastID {
 		cc.t.unusable(cc)
@@ -77,13 +77,14 @@ func (cc *clientConn) send(req *http.Request, rb requestBody) (*stream, error) {
 	return s, nil
 }
 
-// writeRequestLocked writes the HEADERS (and CONTINUATION) frames of req,
+// writeRequestLocked writes the HEADERS (and CONTINUATION) frames of o
+// and fields,
 // whose body is total bytes long, and body, the part of it the windows
 // allow, as DATA (the stream ends with it when it is all), and flushes;
 // the caller holds cc.wmu.
-func (cc *clientConn) writeRequestLocked(id uint32, req *http.Request, body []byte, total, maxFrame int) error {
+func (cc *clientConn) writeRequestLocked(id uint32, o *outgoing, fields []Field, body []byte, total, maxFrame int) error {
 	last := len(body) == total
-	block := cc.encodeHeadersLocked(req, total)
+	block := cc.encodeHeadersLocked(o, fields, total)
 	first := block[:min(len(block), maxFrame)]
 	rest := block[len(first):]
 	err := cc.fr.WriteHeaders(http2.HeadersFrameParam{

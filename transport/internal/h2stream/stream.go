@@ -28,7 +28,7 @@ type stream struct {
 	wake chan struct{} // capacity 1: something changed, for the consumer
 
 	mu  sync.Mutex
-	req *http.Request // until the response is built (Response.Request)
+	req *http.Request // until the response is built (Response.Request); nil for a Post
 	// resp is the response until RoundTrip takes it: a long-lived stream
 	// does not keep its headers (nor, through them, its request) once
 	// the caller let go of them.
@@ -50,8 +50,8 @@ type stream struct {
 	headerDeadline     time.Duration // monoNow's reading when the headers are late
 }
 
-func newStream(cc *clientConn, req *http.Request) *stream {
-	return &stream{cc: cc, ctx: req.Context(), req: req, wake: make(chan struct{}, 1), recvWindow: int64(cc.t.opts.StreamWindow)}
+func newStream(cc *clientConn, o *outgoing) *stream {
+	return &stream{cc: cc, ctx: o.ctx, req: o.req, wake: make(chan struct{}, 1), recvWindow: int64(cc.t.opts.StreamWindow)}
 }
 
 // await waits for the read loop's next signal or the request context's

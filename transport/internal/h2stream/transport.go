@@ -5,6 +5,7 @@ import (
 	"crypto/tls"
 	"net"
 	"net/http"
+	"net/url"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -105,34 +106,63 @@ func New(o Options) *Transport {
 // returns once the response headers arrived; the response's body is fed
 // by the connection's read loop. A request the server refused without
 // processing it (REFUSED_STREAM, or above a GOAWAY's last stream) goes
-// again on another connection.
+// again on another connection, its body read again through GetBody.
 func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	body, err := readRequestBody(req)
 	if err != nil {
 		return nil, err
 	}
-	key, err := originKey(req)
+	hadBody := body.buf != nil
+	o := fromRequest(req)
+	resp, err := t.do(&o, nil, &body, func(cause error) (requestBody, error) { return resendBody(req, hadBody, cause) })
+	if err == errNotH2 {
+		if t.opts.Fallback == nil {
+			body.release()
+			return nil, err
+		}
+		return t.fallback(req, body)
+	}
+	return resp, err
+}
+
+// Post sends a POST of body to u with the header fields (the method,
+// scheme, authority and path come from u), as RoundTrip sends a request
+// but without an http.Request and its header map: the call path's
+// requests when nothing wraps the transport (httpx). The response's
+// Request is nil. body must not change until Post returns. An https
+// origin whose server did not choose h2 fails with ErrNotH2: send it
+// through the fallback transport instead.
+func (t *Transport) Post(ctx context.Context, u *url.URL, fields []Field, body []byte) (*http.Response, error) {
+	o := outgoing{ctx: ctx, method: http.MethodPost, url: u, host: u.Host}
+	rb := requestBody{b: body}
+	return t.do(&o, fields, &rb, func(error) (requestBody, error) { return requestBody{b: body}, nil })
+}
+
+// do sends o, fields and *body on a stream of a connection to its origin;
+// resend gives the body again for a request the server refused
+// unprocessed. The body is released once sent; with errNotH2 (the origin
+// does not speak h2) it is left in *body, unsent, for the fallback.
+func (t *Transport) do(o *outgoing, fields []Field, body *requestBody, resend func(cause error) (requestBody, error)) (*http.Response, error) {
+	key, err := originKey(o.url)
 	if err != nil {
 		body.release()
 		return nil, err
 	}
-	hadBody := body.buf != nil
-	ctx := req.Context()
 	for attempt := 0; ; attempt++ {
-		cc, fallback, err := t.connFor(ctx, key, req)
+		cc, fallback, err := t.connFor(o.ctx, key, o.url)
 		if fallback {
-			defer body.release()
-			return t.fallback(req, body)
+			return nil, errNotH2
 		}
 		if err != nil {
 			body.release()
 			return nil, err
 		}
-		resp, err := cc.roundTrip(req, body) // releases body once sent
-		if err == nil || !retryable(err) || attempt >= 2 || ctx.Err() != nil {
+		resp, err := cc.roundTrip(o, fields, *body) // releases the body once sent
+		*body = requestBody{}
+		if err == nil || !retryable(err) || attempt >= 2 || o.ctx.Err() != nil {
 			return resp, err
 		}
-		if body, err = resendBody(req, hadBody, err); err != nil {
+		if *body, err = resend(err); err != nil {
 			return nil, err
 		}
 	}
@@ -140,9 +170,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 
 // fallback sends req through Options.Fallback, its body restored.
 func (t *Transport) fallback(req *http.Request, body requestBody) (*http.Response, error) {
-	if t.opts.Fallback == nil {
-		return nil, errNotH2
-	}
+	defer body.release()
 	r := req.Clone(req.Context())
 	setBody(r, body)
 	return t.opts.Fallback.RoundTrip(r)

@@ -28,16 +28,13 @@ func Do(client *http.Client, req *http.Request) (*http.Response, error) {
 	resp, err := rt.RoundTrip(req)
 	switch {
 	case err != nil:
-		if rh, ok := err.(tls.RecordHeaderError); ok && string(rh.RecordHeader[:]) == "HTTP/" {
-			err = http.ErrSchemeMismatch
-		}
-		return nil, err
+		return nil, SchemeMismatch(err)
 	case resp == nil:
 		return nil, errNilResponse
 	case resp.Body == nil:
 		resp.Body = http.NoBody
 	}
-	if !redirect(resp.StatusCode) || resp.Header.Get("Location") == "" {
+	if !Redirect(resp) {
 		return resp, nil
 	}
 	Discard(resp.Body)
@@ -56,12 +53,22 @@ type errorString string
 
 func (e errorString) Error() string { return string(e) }
 
-// redirect lists the statuses http.Client follows.
-func redirect(status int) bool {
-	switch status {
+// Redirect reports an answer that http.Client follows: a redirect
+// status with a Location.
+func Redirect(resp *http.Response) bool {
+	switch resp.StatusCode {
 	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther,
 		http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
-		return true
+		return resp.Header.Get("Location") != ""
 	}
 	return false
+}
+
+// SchemeMismatch is err, or http.ErrSchemeMismatch when err is an HTTP
+// answer to a TLS handshake, as Client.Do reports it.
+func SchemeMismatch(err error) error {
+	if rh, ok := err.(tls.RecordHeaderError); ok && string(rh.RecordHeader[:]) == "HTTP/" {
+		return http.ErrSchemeMismatch
+	}
+	return err
 }

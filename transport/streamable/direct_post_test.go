@@ -1,0 +1,65 @@
+package streamable
+
+import (
+	"fmt"
+	"net/http"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/transport/httpx"
+)
+
+// A POST sent without an http.Request (the client's own HTTP/2
+// transport's Post) carries the same headers as one sent through
+// net/http: configured ones, the engine's (which replace configured ones
+// of the same name), the caller's that nothing else sets, and the
+// session, version and 2026-07-28 headers, which replace the caller's.
+func TestPostsWithoutARequestCarryTheSameHeaders(t *testing.T) {
+	sent := map[bool][]http.Header{}
+	for _, direct := range []bool{true, false} {
+		s := newServerOver(t, true)
+		client := s.client
+		if !direct {
+			client = httpx.NewClient(httpx.ClientOptions{Proxy: httpx.NoProxy, HTTP2PriorKnowledge: true, HTTP2OverNetHTTP: true})
+			t.Cleanup(client.CloseIdleConnections)
+		}
+		c, col := dial(t, s, &Dialer{Client: client, Header: http.Header{
+			"X-Configured": {"a", "b"},
+			"Accept":       {"text/plain"},
+			"User-Agent":   {"configured-agent"},
+		}})
+		require.Equal(t, direct, c.poster != nil, "posts go without an http.Request")
+		initialize(t, s, c, col, "session-1", "2025-11-25", echoResult)
+
+		c.SetRequestHeaders(messages.NumberID(1), http.Header{
+			"X-Caller":       {"c"},
+			"Mcp-Session-Id": {"the caller's"},
+			"User-Agent":     {"caller-agent"},
+		})
+		require.NoError(t, c.WriteFrames(request(1, messages.MethodToolsList)))
+		legacy := s.next(t, http.MethodPost)
+		col.next(t)
+
+		params := fmt.Sprintf(`{"name":"echo","_meta":{%q:%q}}`, messages.MetaProtocolVersion, messages.Version20260728)
+		require.NoError(t, c.WriteFrames(messages.AppendRequest(nil, messages.NumberID(2), messages.MethodToolsCall, []byte(params))))
+		modern := s.next(t, http.MethodPost)
+		col.next(t)
+
+		for _, h := range []http.Header{legacy.Header, modern.Header} {
+			h.Del("Accept-Encoding") // net/http asks for gzip on its own
+			sent[direct] = append(sent[direct], h)
+		}
+	}
+	assert.Equal(t, sent[false], sent[true])
+	legacy, modern := sent[true][0], sent[true][1]
+	assert.Equal(t, []string{"a", "b"}, legacy.Values("X-Configured"))
+	assert.Equal(t, "application/json, text/event-stream", legacy.Get("Accept"))
+	assert.Equal(t, "configured-agent", legacy.Get("User-Agent"))
+	assert.Equal(t, "c", legacy.Get("X-Caller"))
+	assert.Equal(t, []string{"session-1"}, legacy.Values("Mcp-Session-Id"))
+	assert.Equal(t, "tools/call", modern.Get("Mcp-Method"))
+	assert.Equal(t, "echo", modern.Get("Mcp-Name"))
+}
