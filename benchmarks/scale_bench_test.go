@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/mcpengine/mcpengine"
+	"github.com/mcpengine/mcpengine/benchmarks/internal/peers"
 	"github.com/mcpengine/mcpengine/demoserver"
 	"github.com/mcpengine/mcpengine/internal/testkit"
 	"github.com/mcpengine/mcpengine/messages"
@@ -302,7 +303,8 @@ func BenchmarkScaleIdleHTTP(b *testing.B) {
 
 // BenchmarkScaleCallsHTTP opens N Streamable HTTP sessions and keeps one
 // echo call in flight on each until b.N calls completed. It reports
-// calls/s, failed calls, the sockets to the server's port in TIME_WAIT
+// calls/s, the client's CPU per call (the server is another process),
+// failed calls, the sockets to the server's port in TIME_WAIT
 // once the calls are done (connections churned rather than reused; the
 // server is this run's own) and the process's open descriptors; and the
 // client's heap per session idle (after opening) and busy (the highest
@@ -339,7 +341,7 @@ func BenchmarkScaleCallsHTTP(b *testing.B) {
 				ctx := context.Background()
 				args := map[string]any{"text": "hello"}
 				b.ResetTimer()
-				t0 := time.Now()
+				t0, cpu0 := time.Now(), peers.ProcessCPU()
 				var wg sync.WaitGroup
 				for _, s := range ss {
 					wg.Add(1)
@@ -361,13 +363,14 @@ func BenchmarkScaleCallsHTTP(b *testing.B) {
 					}()
 				}
 				wg.Wait()
-				elapsed := time.Since(t0)
+				elapsed, cpu := time.Since(t0), peers.ProcessCPU()-cpu0
 				b.StopTimer()
 				active := peak.stop()
 				if e, ok := firstErr.Load().(string); ok {
 					b.Logf("first error: %s", e)
 				}
 				b.ReportMetric(float64(b.N)/elapsed.Seconds(), "calls/s")
+				b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "cpu-µs/call")
 				b.ReportMetric(float64(failed.Load()), "errors")
 				b.ReportMetric(float64(timeWait(port)), "time-wait")
 				b.ReportMetric(float64(openFDs()), "fds")
