@@ -68,7 +68,12 @@ func (cc *clientConn) send(o *outgoing, fields []Field, rb requestBody) (*stream
 		cc.t.unusable(cc)
 	}
 	if err != nil {
-		cc.close(&ConnError{Err: err}) // fails s too
+		// The connection's failure fails s, but a close already under
+		// way on another goroutine may not have reached s yet: s is
+		// failed here too, so that its error is set when read.
+		ce := &ConnError{Err: err}
+		cc.close(ce)
+		s.fail(ce, true, false)
 		return nil, s.headersOrError()
 	}
 	if int(now) < len(body) {
