@@ -45,12 +45,12 @@ type clientConn struct {
 	mu            sync.Mutex
 	streams       map[uint32]*stream
 	nextID        uint32
-	goAway        *GoAwayError  // the server's GOAWAY, once received
-	err           error         // the connection's failure, once failed or closed
-	initialWindow int64         // the server's SETTINGS_INITIAL_WINDOW_SIZE: a new stream's send window
-	maxFrame      uint32        // the server's SETTINGS_MAX_FRAME_SIZE
-	sendWindow    int64         // the connection's send window, for request bodies
-	windowMoved   chan struct{} // closed when a send window grew: senders waiting for one look again
+	goAway        *GoAwayError // the server's GOAWAY, once received
+	err           error        // the connection's failure, once failed or closed
+	initialWindow int64        // the server's SETTINGS_INITIAL_WINDOW_SIZE: a new stream's send window
+	maxFrame      uint32       // the server's SETTINGS_MAX_FRAME_SIZE
+	sendWindow    int64        // the connection's send window, for request bodies
+	windowQueue   streamList   // streams waiting for the connection's send window, first come first served
 	headerWaits   headerWaits
 
 	unrefunded uint32 // connection window received and not yet given back (read loop only)
@@ -88,7 +88,7 @@ func (w deadlineWriter) Write(p []byte) (int, error) {
 // reserveLocked takes a stream slot if the connection has room; the
 // caller holds Transport.mu.
 func (cc *clientConn) reserveLocked() bool {
-	if cc.full || cc.open >= int(cc.maxStreams.Load()) {
+	if cc.full || cc.open >= int(cc.maxStreams.Load()) || cc.open >= cc.t.opts.MaxStreamsPerConn {
 		return false
 	}
 	cc.open++
@@ -203,7 +203,6 @@ func (cc *clientConn) close(err error) {
 	cc.streams = nil
 	cc.stopHealthLocked()
 	cc.stopHeaderWaitsLocked()
-	cc.wakeSendersLocked()
 	cc.mu.Unlock()
 	cc.t.unusable(cc)
 	_ = cc.nc.Close()

@@ -32,40 +32,66 @@ func (s *stream) sendBody(rest []byte) {
 // takeSendWindow waits until the windows allow sending some of want
 // bytes (at most a frame) and takes that much of both; false when the
 // stream ended or its context did meanwhile.
+//
+// Streams take the connection's window in the order they began waiting
+// for it (cc.windowQueue), and a WINDOW_UPDATE wakes only the first: with
+// thousands of requests waiting, waking them all for every update would
+// cost each update thousands of wake-ups. The first passes the turn on
+// when it leaves with window to spare. A stream held back by its own
+// window leaves the queue meanwhile, not to hold the others back.
 func (s *stream) takeSendWindow(want int) (int, bool) {
 	cc := s.cc
+	q := &cc.windowQueue
 	for {
 		cc.mu.Lock()
 		if cc.streams[s.id] != s { // finished, or the connection failed
 			cc.mu.Unlock()
 			return 0, false
 		}
-		if n := min(int64(want), cc.sendWindow, s.sendWindow, int64(cc.maxFrame)); n > 0 {
+		switch {
+		case s.sendWindow <= 0:
+			cc.leaveWindowQueueLocked(s) // its WINDOW_UPDATE signals it
+		case q.head != nil && q.head != s:
+			if s.list == nil {
+				q.push(s)
+			}
+		case cc.sendWindow > 0:
+			n := min(int64(want), cc.sendWindow, s.sendWindow, int64(cc.maxFrame))
 			cc.sendWindow -= n
 			s.sendWindow -= n
+			cc.leaveWindowQueueLocked(s)
 			cc.mu.Unlock()
 			return int(n), true
+		case s.list == nil:
+			q.push(s)
 		}
-		if cc.windowMoved == nil {
-			cc.windowMoved = make(chan struct{})
-		}
-		moved := cc.windowMoved
 		cc.mu.Unlock()
 		select {
-		case <-moved:
+		case <-s.wake:
 		case <-s.ctx.Done():
+			cc.mu.Lock()
+			cc.leaveWindowQueueLocked(s)
+			cc.mu.Unlock()
 			s.fail(s.ctx.Err(), true, true)
 			return 0, false
 		}
 	}
 }
 
-// wakeSendersLocked wakes the senders waiting for a window: a window grew,
-// or the connection failed. The caller holds cc.mu.
-func (cc *clientConn) wakeSendersLocked() {
-	if cc.windowMoved != nil {
-		close(cc.windowMoved)
-		cc.windowMoved = nil
+// leaveWindowQueueLocked takes s out of the window queue, if it is in
+// it, and passes the turn on. The caller holds cc.mu.
+func (cc *clientConn) leaveWindowQueueLocked(s *stream) {
+	if s.list == &cc.windowQueue {
+		unlist(s)
+		cc.passWindowLocked()
+	}
+}
+
+// passWindowLocked wakes the first stream waiting for the connection's
+// window, if there is window to take. The caller holds cc.mu.
+func (cc *clientConn) passWindowLocked() {
+	if h := cc.windowQueue.head; h != nil && cc.sendWindow > 0 {
+		h.signal()
 	}
 }
 
@@ -82,13 +108,14 @@ func (cc *clientConn) onWindowUpdate(id, increment uint32) error {
 			cc.mu.Unlock()
 			return &ProtocolError{Code: http2.ErrCodeFlowControl, Reason: "the connection's send window grew past 2^31-1"}
 		}
+		cc.passWindowLocked()
 	case s != nil:
 		s.sendWindow += int64(increment)
 		if s.sendWindow > maxWindow {
 			overflow = s
 		}
+		s.signal()
 	}
-	cc.wakeSendersLocked()
 	cc.mu.Unlock()
 	if overflow != nil {
 		cc.streamError(http2.StreamError{StreamID: id, Code: http2.ErrCodeFlowControl})
@@ -104,6 +131,8 @@ func (cc *clientConn) setInitialWindowLocked(size uint32) {
 	cc.initialWindow = int64(size)
 	for _, s := range cc.streams {
 		s.sendWindow += delta
+		if delta > 0 {
+			s.signal() // one held back by its own window may go on
+		}
 	}
-	cc.wakeSendersLocked()
 }

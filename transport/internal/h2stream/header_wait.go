@@ -30,9 +30,9 @@ func monoNow() time.Duration { return time.Since(clockStart) }
 // they expire in the order they were sent, and one timer per connection
 // serves them all instead of one per request. Guarded by clientConn.mu.
 type headerWaits struct {
-	head, tail *stream
-	timer      *time.Timer // runs cc.expireHeaderWaits; made on first use
-	armed      bool        // the timer will fire for head
+	streamList
+	timer *time.Timer // runs cc.expireHeaderWaits; made on first use
+	armed bool        // the timer will fire for head
 }
 
 // awaitHeadersBy starts s's response-header timeout, unless there is
@@ -55,13 +55,8 @@ func (cc *clientConn) awaitHeadersBy(s *stream) {
 	}
 	s.headerDeadline = monoNow() + d
 	w := &cc.headerWaits
-	s.waitPrev, s.waitNext, s.waiting = w.tail, nil, true
-	if w.tail != nil {
-		w.tail.waitNext = s
-	} else {
-		w.head = s
-	}
-	w.tail = s
+	unlist(s)
+	w.push(s)
 	switch {
 	case w.armed:
 	case w.timer == nil:
@@ -72,30 +67,12 @@ func (cc *clientConn) awaitHeadersBy(s *stream) {
 	}
 }
 
-// unwaitLocked takes s off the header waits, if it is on them; the
-// caller holds cc.mu.
-func (cc *clientConn) unwaitLocked(s *stream) {
-	if !s.waiting {
-		return
-	}
-	w := &cc.headerWaits
-	if s.waitPrev != nil {
-		s.waitPrev.waitNext = s.waitNext
-	} else {
-		w.head = s.waitNext
-	}
-	if s.waitNext != nil {
-		s.waitNext.waitPrev = s.waitPrev
-	} else {
-		w.tail = s.waitPrev
-	}
-	s.waitPrev, s.waitNext, s.waiting = nil, nil, false
-}
-
 // headersCame takes s off the header waits once its headers arrived.
 func (cc *clientConn) headersCame(s *stream) {
 	cc.mu.Lock()
-	cc.unwaitLocked(s)
+	if s.list == &cc.headerWaits.streamList {
+		unlist(s)
+	}
 	cc.mu.Unlock()
 }
 
@@ -108,7 +85,7 @@ func (cc *clientConn) expireHeaderWaits() {
 	w := &cc.headerWaits
 	for w.head != nil && w.head.headerDeadline <= now {
 		s := w.head
-		cc.unwaitLocked(s)
+		unlist(s)
 		late = append(late, s)
 	}
 	w.armed = w.head != nil && cc.err == nil

@@ -57,6 +57,9 @@ func (cc *clientConn) send(o *outgoing, fields []Field, rb requestBody) (*stream
 	// the rest (a large body, or windows the server has not given back
 	// yet) follows as the server opens them.
 	now := min(int64(len(body)), cc.sendWindow, s.sendWindow)
+	if cc.windowQueue.head != nil {
+		now = 0 // others wait for the connection's window: after them
+	}
 	cc.sendWindow -= now
 	s.sendWindow -= now
 	maxFrame := int(cc.maxFrame)

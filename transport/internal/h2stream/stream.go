@@ -44,9 +44,9 @@ type stream struct {
 	unacked    uint32 // bytes read (or padding) not yet given back
 
 	// Guarded by cc.mu.
-	sendWindow         int64 // what we may still send on this stream
-	waiting            bool  // on cc.headerWaits, between waitPrev and waitNext
-	waitPrev, waitNext *stream
+	sendWindow         int64         // what we may still send on this stream
+	list               *streamList   // the list s is on (stream_list.go), nil for none
+	listPrev, listNext *stream       // s's neighbours there
 	headerDeadline     time.Duration // monoNow's reading when the headers are late
 }
 
@@ -176,7 +176,8 @@ func (s *stream) finish() {
 	if s.cc.streams[s.id] == s {
 		delete(s.cc.streams, s.id)
 	}
-	s.cc.unwaitLocked(s)
+	s.cc.leaveWindowQueueLocked(s)
+	unlist(s)
 	s.cc.mu.Unlock()
 	s.cc.t.release(s.cc)
 }

@@ -20,6 +20,8 @@ const (
 	// server's first SETTINGS when the request's context has no sooner
 	// deadline.
 	DefaultHandshakeTimeout = 10 * time.Second
+	// DefaultMaxStreamsPerConn is Options.MaxStreamsPerConn's default.
+	DefaultMaxStreamsPerConn = 1000
 	// DefaultPingTimeout is Options.PingTimeout's default.
 	DefaultPingTimeout = 15 * time.Second
 	// writeTimeout bounds one write to the connection: a server that
@@ -55,6 +57,10 @@ type Options struct {
 	// will do) before the connection fails; zero means
 	// DefaultPingTimeout.
 	PingTimeout time.Duration
+	// MaxStreamsPerConn caps the streams one connection carries at once,
+	// below the server's MAX_CONCURRENT_STREAMS; zero means
+	// DefaultMaxStreamsPerConn.
+	MaxStreamsPerConn int
 	// IdleTimeout is how long a connection stays open after its last
 	// stream ended, for the next request; zero closes it at once, and a
 	// negative value keeps it until CloseIdleConnections.
@@ -95,6 +101,9 @@ func New(o Options) *Transport {
 	}
 	if o.StreamWindow == 0 {
 		o.StreamWindow = DefaultStreamWindow
+	}
+	if o.MaxStreamsPerConn <= 0 {
+		o.MaxStreamsPerConn = DefaultMaxStreamsPerConn
 	}
 	if o.DialContext == nil {
 		o.DialContext = (&net.Dialer{}).DialContext
