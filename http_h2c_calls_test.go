@@ -2,8 +2,6 @@ package mcpengine_test
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -12,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpengine/mcpengine"
-	"github.com/mcpengine/mcpengine/internal/testkit"
 )
 
 // TestLargeCallsInParallelOverH2C: calls whose arguments and answers are
@@ -21,13 +18,9 @@ import (
 // engine's own HTTP/2 client to a demo server in another process, and
 // every answer comes back whole, in both eras.
 func TestLargeCallsInParallelOverH2C(t *testing.T) {
-	exe, err := os.Executable()
-	require.NoError(t, err)
 	for _, era := range []string{"legacy", "modern"} {
 		t.Run(era, func(t *testing.T) {
-			cmd := exec.Command(exe)
-			cmd.Env = append(os.Environ(), h2cDemoServerEnv+"="+era)
-			server := mcpengine.ServerConfig{URL: testkit.StartAddressChild(t, cmd), Type: "streamable-http", HTTP2PriorKnowledge: true}
+			server := startH2CDemo(t, era)
 			e := newEngine(t, mcpengine.Config{})
 			ctx := testCtx(t, 60*time.Second)
 			s, err := e.Connect(ctx, mcpengine.SessionConfig{Name: "large", Server: server})

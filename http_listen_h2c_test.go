@@ -52,6 +52,17 @@ func serveH2CDemo(era string) {
 	}
 }
 
+// startH2CDemo starts the demo server in a child process over h2c in
+// era ("legacy" or "modern") and returns its configuration.
+func startH2CDemo(t *testing.T, era string) mcpengine.ServerConfig {
+	t.Helper()
+	exe, err := os.Executable()
+	require.NoError(t, err)
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), h2cDemoServerEnv+"="+era)
+	return mcpengine.ServerConfig{URL: testkit.StartAddressChild(t, cmd), Type: "streamable-http", HTTP2PriorKnowledge: true}
+}
+
 // TestListeningSessionsOverH2COneGoroutineEach: N sessions that listen
 // over one h2c connection (legacy era: the GET stream; 2026-07-28: the
 // subscriptions/listen POST) hold at most one goroutine each beyond the
@@ -60,13 +71,9 @@ func serveH2CDemo(era string) {
 // notification that travelled on it.
 func TestListeningSessionsOverH2COneGoroutineEach(t *testing.T) {
 	const n = 30
-	exe, err := os.Executable()
-	require.NoError(t, err)
 	for _, era := range []string{"legacy", "modern"} {
 		t.Run(era, func(t *testing.T) {
-			cmd := exec.Command(exe)
-			cmd.Env = append(os.Environ(), h2cDemoServerEnv+"="+era)
-			server := mcpengine.ServerConfig{URL: testkit.StartAddressChild(t, cmd), Type: "streamable-http", HTTP2PriorKnowledge: true}
+			server := startH2CDemo(t, era)
 			e := newEngine(t, mcpengine.Config{})
 			ctx := testCtx(t, 60*time.Second)
 
