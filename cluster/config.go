@@ -66,6 +66,16 @@ type Config struct {
 	// answers them with -32601. It runs on a goroutine of its own; ctx
 	// ends when the server's wait for the answer does.
 	ServerRequests ServerRequestHandler
+	// ForwardServerRequests makes the sessions this member owns declare
+	// sampling, elicitation and roots to their servers and send those
+	// requests on to the member that answers them, although this member
+	// answers none itself (ServerRequests nil): for a member that owns
+	// sessions other members, which do answer, call. Without it, and
+	// without ServerRequests, the sessions declare none of the three
+	// (unless the member's Engine has handlers of its own), so that a
+	// server never sends a request that no member of the cluster can
+	// answer.
+	ForwardServerRequests bool
 
 	// Logger receives the member's logs, and protoactor's from
 	// LibraryLogLevel (default warn) up; nil is silent.

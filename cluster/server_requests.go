@@ -71,10 +71,18 @@ func (g *sessionGrain) requestTarget() requestTarget {
 
 // sessionConfig is the engine session of a grain: the server's requests
 // go to the member that answers them (requestTarget), unless the
-// member's engine has handlers of its own.
+// member's engine has handlers of its own. A session declares to its
+// server only what its engine has a handler for, so the forwarding
+// handlers are there only when the cluster answers such requests: this
+// member does (Config.ServerRequests) or says that others do
+// (Config.ForwardServerRequests).
 func (g *sessionGrain) sessionConfig(identity string, sc mcpengine.ServerConfig, root *actor.RootContext, self *actor.PID) mcpengine.SessionConfig {
-	ec := g.host.m.cfg.Engine
+	mc := g.host.m.cfg
+	ec := mc.Engine
 	cfg := mcpengine.SessionConfig{Name: identity, Server: sc}
+	if mc.ServerRequests == nil && !mc.ForwardServerRequests {
+		return cfg
+	}
 	ask := func(ctx context.Context, method string, params any) (json.RawMessage, error) {
 		return askMember(ctx, root, self, identity, method, params)
 	}

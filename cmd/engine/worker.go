@@ -32,6 +32,7 @@ type workerFlags struct {
 	http     string
 	allowRem bool
 	verbose  bool
+	forward  bool
 
 	otel       string
 	otelArgs   bool
@@ -70,6 +71,7 @@ sessions move to the other members.`,
 	fl.StringVar(&f.http, "http", "", "serve /healthz, /sessions and /call on HOST:PORT (no authentication: loopback only unless --allow-remote)")
 	fl.BoolVar(&f.allowRem, "allow-remote", false, "allow an --http address that is not loopback")
 	fl.BoolVarP(&f.verbose, "verbose", "v", false, "log protoactor's info lines too")
+	fl.BoolVar(&f.forward, "forward-server-requests", false, "declare sampling, elicitation and roots on the sessions this worker owns and send those requests on to the calling member (for sessions that gateways, which answer them, call); without it the sessions declare none")
 	fl.StringVar(&f.otel, "otel", "", "OpenTelemetry traces and metrics of the member and its sessions: otlp (configured by the OTEL_EXPORTER_OTLP_* variables) or stdout (to stderr, for debugging)")
 	fl.BoolVar(&f.otelArgs, "otel-record-arguments", false, "put tool arguments on spans (off: they may hold secrets)")
 	fl.StringVar(&f.prometheus, "prometheus", "", "serve the member's metrics (mcpengine.cluster.*, and its sessions' mcp.client.*) at ADDR/metrics, e.g. 127.0.0.1:9464 (loopback only)")
@@ -89,6 +91,7 @@ func (f *workerFlags) clusterConfig(log *slog.Logger) (cluster.Config, error) {
 	for _, k := range workerKinds {
 		cfg.Kinds = append(cfg.Kinds, k())
 	}
+	cfg.ForwardServerRequests = f.forward
 	return cfg, nil
 }
 
