@@ -31,7 +31,7 @@ func (r *initializeRecorder) ServeHTTP(w http.ResponseWriter, req *http.Request)
 		body, _ := io.ReadAll(req.Body)
 		req.Body = io.NopCloser(bytes.NewReader(body))
 		var m struct {
-			Method string                   `json:"method"`
+			Method string                    `json:"method"`
 			Params messages.InitializeParams `json:"params"`
 		}
 		if json.Unmarshal(body, &m) == nil && m.Method == messages.MethodInitialize {
