@@ -98,13 +98,20 @@ func countingDemo(t *testing.T, opts demoserver.Options, h2c bool) (string, *pos
 		ts.Config.Protocols = &protos
 	}
 	ts.Start()
+	closeDemoAtCleanup(t, h, ts)
+	return ts.URL + demoserver.PathStreamable, p
+}
+
+// closeDemoAtCleanup closes, when the test ends, a demo server handler
+// and the test server in front of it: the handler first, so that its
+// open streams end before the server waits for its connections.
+func closeDemoAtCleanup(t *testing.T, h interface{ Close(context.Context) error }, ts *httptest.Server) {
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		_ = h.Close(ctx)
 		ts.Close()
 	})
-	return ts.URL + demoserver.PathStreamable, p
 }
 
 // TestEraNegotiationAgainstEachServerMode connects with nothing pinned to

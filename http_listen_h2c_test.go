@@ -189,12 +189,7 @@ func TestTheListeningStreamOverH2CGoesThroughTheHookAndCarriesCredentials(t *tes
 	}))
 	ts.Config.Protocols = &protos
 	ts.Start()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = h.Close(ctx)
-		ts.Close()
-	})
+	closeDemoAtCleanup(t, h, ts)
 
 	e := newEngine(t, mcpengine.Config{OnHTTPRequest: func(r *http.Request) { r.Header.Set("X-Tenant", "blue") }})
 	ctx := testCtx(t, 30*time.Second)
@@ -229,12 +224,7 @@ func TestTheListeningStreamOverTLSNegotiatesH2(t *testing.T) {
 	}))
 	ts.EnableHTTP2 = true
 	ts.StartTLS()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = h.Close(ctx)
-		ts.Close()
-	})
+	closeDemoAtCleanup(t, h, ts)
 
 	e := newEngine(t, mcpengine.Config{})
 	ctx := testCtx(t, 30*time.Second)

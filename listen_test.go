@@ -300,12 +300,7 @@ func TestADroppedListenIsReopenedWithBackoff(t *testing.T) {
 				ts.Config.Protocols = &protos
 			}
 			ts.Start()
-			t.Cleanup(func() {
-				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-				defer cancel()
-				_ = h.Close(ctx)
-				ts.Close()
-			})
+			closeDemoAtCleanup(t, h, ts)
 			e := newEngine(t, mcpengine.Config{})
 			ctx := testCtx(t, 30*time.Second)
 			s, err := e.Connect(ctx, mcpengine.SessionConfig{Name: "drops", Server: mcpengine.ServerConfig{URL: ts.URL + demoserver.PathStreamable, Type: "streamable-http", HTTP2PriorKnowledge: h2c}})
