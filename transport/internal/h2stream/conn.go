@@ -22,7 +22,7 @@ var errIdle = errors.New("mcpengine/h2stream: idle connection closed")
 // the server's settings (mu), which the read loop changes.
 type clientConn struct {
 	t      *Transport
-	origin string
+	origin originKey
 	nc     net.Conn
 	fr     *http2.Framer
 	done   chan struct{} // closed when the read loop exits
@@ -56,7 +56,7 @@ type clientConn struct {
 	unrefunded uint32 // connection window received and not yet given back (read loop only)
 }
 
-func newClientConn(t *Transport, origin string, nc net.Conn) *clientConn {
+func newClientConn(t *Transport, origin originKey, nc net.Conn) *clientConn {
 	cc := &clientConn{
 		t:             t,
 		origin:        origin,

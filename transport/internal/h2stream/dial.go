@@ -10,20 +10,53 @@ import (
 	"time"
 )
 
-// originKey is u's scheme://host:port, the pool a request goes to.
-func originKey(u *url.URL) (string, error) {
-	scheme := strings.ToLower(u.Scheme)
+// originKey names the pool a request goes to: its scheme and its
+// host:port, lower case.
+type originKey struct {
+	https bool
+	addr  string // host:port
+}
+
+// originOf is u's originKey. A URL already in that form (a port, no
+// upper case: the engine's own) is its own key, with no allocation on a
+// request's path.
+func originOf(u *url.URL) (originKey, error) {
+	var https bool
+	switch u.Scheme {
+	case "http":
+	case "https":
+		https = true
+	default:
+		switch strings.ToLower(u.Scheme) {
+		case "http":
+		case "https":
+			https = true
+		default:
+			return originKey{}, errors.New("mcpengine/h2stream: unsupported URL scheme " + u.Scheme)
+		}
+	}
+	if u.Port() != "" && !hasUpper(u.Host) {
+		return originKey{https: https, addr: u.Host}, nil
+	}
 	port := u.Port()
 	switch {
-	case scheme != "http" && scheme != "https":
-		return "", errors.New("mcpengine/h2stream: unsupported URL scheme " + u.Scheme)
 	case port != "":
-	case scheme == "https":
+	case https:
 		port = "443"
 	default:
 		port = "80"
 	}
-	return scheme + "://" + net.JoinHostPort(strings.ToLower(u.Hostname()), port), nil
+	return originKey{https: https, addr: net.JoinHostPort(strings.ToLower(u.Hostname()), port)}, nil
+}
+
+// hasUpper reports an ASCII upper-case letter in s.
+func hasUpper(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if 'A' <= s[i] && s[i] <= 'Z' {
+			return true
+		}
+	}
+	return false
 }
 
 // isContextError reports whether err is a context's end.
@@ -33,18 +66,16 @@ func isContextError(err error) bool {
 
 // dial opens a connection to key's origin and completes the HTTP/2
 // handshake (the preface, both SETTINGS), bounded by HandshakeTimeout and
-// ctx. It returns errNotH2 when TLS negotiated another protocol.
-func (t *Transport) dial(ctx context.Context, key string, u *url.URL) (*clientConn, error) {
+// ctx. It returns ErrNotH2 when TLS negotiated another protocol.
+func (t *Transport) dial(ctx context.Context, key originKey, u *url.URL) (*clientConn, error) {
 	ctx, cancel := context.WithTimeout(ctx, t.opts.HandshakeTimeout)
 	defer cancel()
-	https := strings.HasPrefix(key, "https://")
-	addr := strings.TrimPrefix(strings.TrimPrefix(key, "https://"), "http://")
-	raw, err := t.opts.DialContext(ctx, "tcp", addr)
+	raw, err := t.opts.DialContext(ctx, "tcp", key.addr)
 	if err != nil {
 		return nil, err
 	}
 	nc := raw
-	if https {
+	if key.https {
 		cfg := &tls.Config{}
 		if t.opts.TLS != nil {
 			cfg = t.opts.TLS.Clone()
@@ -60,7 +91,7 @@ func (t *Transport) dial(ctx context.Context, key string, u *url.URL) (*clientCo
 		}
 		if tc.ConnectionState().NegotiatedProtocol != "h2" {
 			_ = tc.Close()
-			return nil, errNotH2
+			return nil, ErrNotH2
 		}
 		nc = tc
 	}
@@ -80,7 +111,7 @@ func (t *Transport) dial(ctx context.Context, key string, u *url.URL) (*clientCo
 // handshake sends the client preface and SETTINGS, reads the server's
 // SETTINGS (the first frame it must send), acknowledges them and starts
 // the read loop.
-func (t *Transport) handshake(ctx context.Context, key string, nc net.Conn) (*clientConn, error) {
+func (t *Transport) handshake(ctx context.Context, key originKey, nc net.Conn) (*clientConn, error) {
 	if dl, ok := ctx.Deadline(); ok {
 		_ = nc.SetDeadline(dl)
 	}

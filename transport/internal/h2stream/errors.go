@@ -15,9 +15,6 @@ var ErrClosed = errors.New("mcpengine/h2stream: the transport is closed")
 // the origin is served by the fallback RoundTripper from then on.
 var ErrNotH2 = errors.New("mcpengine/h2stream: the server did not choose h2")
 
-// errNotH2 is ErrNotH2 inside the package.
-var errNotH2 = ErrNotH2
-
 // StreamResetError is the failure of a stream the server reset
 // (RST_STREAM).
 type StreamResetError struct {

@@ -24,7 +24,7 @@ type dialCall struct {
 // connFor returns a connection of key's origin with room for one more
 // stream, the stream's slot taken, dialing one when none has room. It
 // reports fallback when the origin does not speak h2.
-func (t *Transport) connFor(ctx context.Context, key string, u *url.URL) (cc *clientConn, fallback bool, err error) {
+func (t *Transport) connFor(ctx context.Context, key originKey, u *url.URL) (cc *clientConn, fallback bool, err error) {
 	for {
 		t.mu.Lock()
 		if t.closed {
@@ -67,7 +67,7 @@ func (t *Transport) connFor(ctx context.Context, key string, u *url.URL) (cc *cl
 		t.mu.Lock()
 		o.dial = nil
 		switch {
-		case err == errNotH2:
+		case err == ErrNotH2:
 			o.noH2 = true
 		case err != nil:
 			call.err = err
@@ -84,7 +84,7 @@ func (t *Transport) connFor(ctx context.Context, key string, u *url.URL) (cc *cl
 		t.mu.Unlock()
 		close(call.done)
 		switch {
-		case err == errNotH2:
+		case err == ErrNotH2:
 			return nil, true, nil
 		case err != nil:
 			if c != nil {

@@ -81,7 +81,7 @@ type Transport struct {
 	opts Options
 
 	mu      sync.Mutex
-	origins map[string]*origin
+	origins map[originKey]*origin
 	closed  bool
 	loops   sync.WaitGroup // the connections' read loops
 	dials   atomic.Int32   // connections dialed (Dials)
@@ -108,7 +108,7 @@ func New(o Options) *Transport {
 	if o.DialContext == nil {
 		o.DialContext = (&net.Dialer{}).DialContext
 	}
-	return &Transport{opts: o, origins: map[string]*origin{}, connWindow: connWindow}
+	return &Transport{opts: o, origins: map[originKey]*origin{}, connWindow: connWindow}
 }
 
 // RoundTrip sends req on a stream of a connection to its origin and
@@ -124,7 +124,7 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	hadBody := body.buf != nil
 	o := fromRequest(req)
 	resp, err := t.do(&o, nil, &body, func(cause error) (requestBody, error) { return resendBody(req, hadBody, cause) })
-	if err == errNotH2 {
+	if err == ErrNotH2 {
 		if t.opts.Fallback == nil {
 			body.release()
 			return nil, err
@@ -149,10 +149,10 @@ func (t *Transport) Post(ctx context.Context, u *url.URL, fields []Field, body [
 
 // do sends o, fields and *body on a stream of a connection to its origin;
 // resend gives the body again for a request the server refused
-// unprocessed. The body is released once sent; with errNotH2 (the origin
+// unprocessed. The body is released once sent; with ErrNotH2 (the origin
 // does not speak h2) it is left in *body, unsent, for the fallback.
 func (t *Transport) do(o *outgoing, fields []Field, body *requestBody, resend func(cause error) (requestBody, error)) (*http.Response, error) {
-	key, err := originKey(o.url)
+	key, err := originOf(o.url)
 	if err != nil {
 		body.release()
 		return nil, err
@@ -160,7 +160,7 @@ func (t *Transport) do(o *outgoing, fields []Field, body *requestBody, resend fu
 	for attempt := 0; ; attempt++ {
 		cc, fallback, err := t.connFor(o.ctx, key, o.url)
 		if fallback {
-			return nil, errNotH2
+			return nil, ErrNotH2
 		}
 		if err != nil {
 			body.release()
