@@ -46,9 +46,17 @@ var cliOnly = []string{
 // cannot drop in this step. protoactor-go's actor/config.go imports the
 // Prometheus exporter, the metric SDK and promhttp for an opt-in default
 // meter provider (defaultPrometheusProvider) the engine never turns on;
-// Go links them anyway. The walk below does not follow these edges, and
-// fails when one disappears, so that the exception is removed as soon as
-// protoactor (or a fork of its actor package) stops needing it.
+// Go links them anyway, and with them what they import (promhttp's
+// internal copy of gddo/httputil, client_golang's prometheus/internal).
+// The newest protoactor-go in the module proxy is the one pinned
+// (v0.0.0-20240822202345). A fork of the actor package under this module
+// is more than a copy: its actor.pb.go registers the protobuf package
+// "actor", which protoactor's own registers again in every binary that
+// also links the cluster (engine, gateway): protobuf-go refuses the second
+// registration at init, so the fork needs its .proto renamed and
+// regenerated. The walk below does not follow these edges, and fails when
+// one disappears, so that the exception is removed as soon as protoactor
+// (or such a fork) stops needing it.
 var tolerated = map[string][]string{
 	"github.com/asynkron/protoactor-go/actor": {
 		"github.com/prometheus/client_golang/prometheus/promhttp",
