@@ -55,16 +55,9 @@ func eachMember(b []byte, i int, member func(name []byte, i int) (int, bool)) (i
 		if i, ok = member(name, skipSpace(b, i+1)); !ok {
 			return 0, false
 		}
-		if i = skipSpace(b, i); i >= len(b) {
-			return 0, false
-		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case '}':
-			return i + 1, true
-		default:
-			return 0, false
+		var done bool
+		if i, done, ok = afterElement(b, i, '}'); !ok || done {
+			return i, ok
 		}
 	}
 }

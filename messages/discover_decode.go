@@ -77,17 +77,13 @@ func coldStrings(b []byte, i int, dst *[]string) (int, bool) {
 			return 0, false
 		}
 		out = append(out, s)
-		if i = skipSpace(b, end); i >= len(b) {
+		var done bool
+		if i, done, ok = afterElement(b, end, ']'); !ok {
 			return 0, false
 		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case ']':
+		if done {
 			*dst = out
-			return i + 1, true
-		default:
-			return 0, false
+			return i, true
 		}
 	}
 }

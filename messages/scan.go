@@ -73,16 +73,9 @@ func scanMembers(b []byte, i int, names []string, spans []span) (int, bool) {
 				break
 			}
 		}
-		if i = skipSpace(b, i); i >= len(b) {
-			return 0, false
-		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case '}':
-			return i + 1, true
-		default:
-			return 0, false
+		var done bool
+		if i, done, ok = afterElement(b, i, '}'); !ok || done {
+			return i, ok
 		}
 	}
 }
@@ -312,6 +305,23 @@ func scanLiteral(b []byte, i int, lit string) (int, bool) {
 		return 0, false
 	}
 	return i + len(lit), true
+}
+
+// afterElement reads what follows an object member or an array element
+// that ends at b[i]: spaces, then a comma (next is the following
+// element's start) or closer (next is just past it, and done). ok is
+// false for anything else, or the end of b.
+func afterElement(b []byte, i int, closer byte) (next int, done, ok bool) {
+	if i = skipSpace(b, i); i >= len(b) {
+		return 0, false, false
+	}
+	switch b[i] {
+	case ',':
+		return skipSpace(b, i+1), false, true
+	case closer:
+		return i + 1, true, true
+	}
+	return 0, false, false
 }
 
 func skipSpace(b []byte, i int) int {

@@ -77,20 +77,16 @@ func decodeCallToolResultInPlace(b []byte, out *CallToolResult) bool {
 				seenMeta, r.Meta = true, Meta(v)
 			}
 		}
-		if i = skipSpace(b, i); i >= len(b) {
+		var done bool
+		if i, done, ok = afterElement(b, i, '}'); !ok {
 			return false
 		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case '}':
-			if i+1 != len(b) {
+		if done {
+			if i != len(b) {
 				return false
 			}
 			*out = r
 			return true
-		default:
-			return false
 		}
 	}
 }
@@ -119,16 +115,12 @@ func decodeTextBlocks(b []byte, i int) ([]ContentBlock, int, bool) {
 			return nil, 0, false
 		}
 		blocks = append(blocks, block)
-		if i = skipSpace(b, end); i >= len(b) {
+		var done bool
+		if i, done, ok = afterElement(b, end, ']'); !ok {
 			return nil, 0, false
 		}
-		switch b[i] {
-		case ',':
-			i = skipSpace(b, i+1)
-		case ']':
-			return blocks, i + 1, true
-		default:
-			return nil, 0, false
+		if done {
+			return blocks, i, true
 		}
 	}
 }
