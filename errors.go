@@ -32,6 +32,10 @@ var (
 	// ErrCapabilityNotSupported: the server did not declare the
 	// capability the method needs (CapabilityError). Not sent.
 	ErrCapabilityNotSupported error = &sentinel{"mcpengine: capability not supported by server", "capability_not_supported"}
+	// ErrSubscriptionDeclined: a 2026-07-28 server acknowledged a listen
+	// whose filter leaves out the URI Subscribe asked for (or ended the
+	// listen before acknowledging it). The session is not subscribed.
+	ErrSubscriptionDeclined error = &sentinel{"mcpengine: the server declined the subscription", "subscription_declined"}
 	// ErrVersionMismatch: the server answered a protocol version the
 	// engine does not speak, or not the pinned one (VersionMismatchError,
 	// NoCommonVersionError, NotModernError).

@@ -1,6 +1,7 @@
 package mcpengine_test
 
 import (
+	"bytes"
 	"context"
 	"net/http"
 	"net/http/httptest"
@@ -112,9 +113,10 @@ func TestListenCarriesListChangesAndResourceUpdates(t *testing.T) {
 
 			const uri = "demo://resource/2"
 			require.NoError(t, s.Subscribe(ctx, uri))
-			st = waitListen(t, s, 10*time.Second, "the subscription acknowledged", func(st mcpengine.ListenStatus) bool {
-				return st.Phase == mcpengine.ListenOpen && st.Acknowledged != nil && len(st.Acknowledged.ResourceSubscriptions) == 1
-			})
+			// Subscribe returned once the server acknowledged the URI.
+			st, _ = s.Listen()
+			require.Equal(t, mcpengine.ListenOpen, st.Phase)
+			require.NotNil(t, st.Acknowledged)
 			assert.Equal(t, []string{uri}, st.Acknowledged.ResourceSubscriptions)
 			assert.Equal(t, 2, st.Opened, "re-opened with the new filter")
 			res, err = s.CallTool(ctx, "touch", map[string]any{"uri": uri})
@@ -454,4 +456,75 @@ func TestTheHandshakeEraNeverListens(t *testing.T) {
 	assert.Zero(t, st.Methods[messages.MethodSubscriptionsListen])
 	ls, _ := s.Listen()
 	assert.Equal(t, mcpengine.ListenNone, ls.Phase)
+}
+
+// TestSubscribeFailsWhenTheServerDoesNotTakeTheURI: in 2026-07-28 a
+// subscription is settled by the server's acknowledgement. A server that
+// acknowledges a filter without the URI declined it
+// (ErrSubscriptionDeclined); one that refuses the listen fails Subscribe
+// with its error. Either way the URI leaves the filter: the session
+// listens as before.
+func TestSubscribeFailsWhenTheServerDoesNotTakeTheURI(t *testing.T) {
+	for _, refuse := range []bool{false, true} {
+		t.Run(map[bool]string{false: "declined", true: "refused"}[refuse], func(t *testing.T) {
+			dialer := memory.NewDialer("takes-no-uri", func(conn transport.Conn) {
+				defer conn.Close(context.Background())
+				for {
+					frame, err := conn.ReadFrame()
+					if err != nil {
+						return
+					}
+					msgs, _ := messages.DecodeFrame(frame)
+					for _, m := range msgs {
+						if m.Kind != messages.KindRequest {
+							continue
+						}
+						var out []byte
+						switch {
+						case m.Method == messages.MethodServerDiscover:
+							out = messages.AppendResult(nil, m.ID, messages.RawMessage(`{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{"listChanged":true},"resources":{"subscribe":true}},"ttlMs":0,"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}}}`))
+						case m.Method == messages.MethodSubscriptionsListen && refuse && bytes.Contains(m.Params, []byte("resourceSubscriptions")):
+							out = messages.AppendError(nil, m.ID, &messages.WireError{Code: messages.CodeInvalidParams, Message: "no resource subscriptions here"})
+						case m.Method == messages.MethodSubscriptionsListen:
+							// Acknowledges list changes only; the stream stays open.
+							id := m.ID
+							params, err := messages.Marshal(&messages.SubscriptionsAcknowledgedParams{
+								Meta:          &messages.SubscriptionMeta{SubscriptionID: &id},
+								Notifications: messages.SubscriptionFilter{ToolsListChanged: true},
+							})
+							if err != nil {
+								return
+							}
+							out = messages.AppendNotification(nil, messages.NotificationSubscriptionsAcknowledged, params)
+						default:
+							out = messages.AppendError(nil, m.ID, &messages.WireError{Code: messages.CodeMethodNotFound, Message: "method not found"})
+						}
+						if conn.WriteFrames(out) != nil {
+							return
+						}
+					}
+				}
+			})
+			e := newEngine(t, mcpengine.Config{})
+			ctx := testCtx(t, 30*time.Second)
+			s, err := e.Connect(ctx, mcpengine.SessionConfig{Name: "no-uri", Dialer: dialer})
+			require.NoError(t, err)
+			require.Equal(t, messages.Version20260728, s.ProtocolVersion())
+
+			err = s.Subscribe(ctx, "demo://r")
+			if refuse {
+				var werr *messages.WireError
+				require.ErrorAs(t, err, &werr)
+				assert.EqualValues(t, messages.CodeInvalidParams, werr.Code)
+			} else {
+				require.ErrorIs(t, err, mcpengine.ErrSubscriptionDeclined)
+				assert.Contains(t, err.Error(), "demo://r")
+			}
+			// The URI left the filter: nothing is asked for any more, so
+			// there is no listen.
+			waitListen(t, s, 10*time.Second, "the URI out of the filter", func(st mcpengine.ListenStatus) bool {
+				return len(st.Requested.ResourceSubscriptions) == 0
+			})
+		})
+	}
 }

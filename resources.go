@@ -57,20 +57,22 @@ func (s *Session) ReadResource(ctx context.Context, uri string, opts ...CallOpti
 	return decode[messages.ReadResourceResult](s.cachedCall(ctx, messages.MethodResourcesRead, uri, &messages.ReadResourceParams{URI: uri}, opts))
 }
 
-// Subscribe asks for notifications/resources/updated about uri. The
-// subscription is replayed after every reconnect. In 2026-07-28, which has
-// no resources/subscribe, the URI joins the filter of the session's
-// subscriptions/listen, which is re-opened with it; Subscribe returns
-// once that is asked for, and Listen says what the server acknowledged.
+// Subscribe asks for notifications/resources/updated about uri and
+// returns once the server will send them. The subscription is replayed
+// after every reconnect. In 2026-07-28, which has no
+// resources/subscribe, the URI joins the filter of the session's
+// subscriptions/listen, which is re-opened with it; Subscribe returns once
+// the server acknowledged a filter with the URI, and fails with
+// ErrSubscriptionDeclined when it acknowledged one without it
+// (subscribe_ack.go). Without a deadline on ctx the wait is bounded by
+// the request timeout.
 func (s *Session) Subscribe(ctx context.Context, uri string) error {
 	if s.modern() {
-		s.h.TrackSubscription(uri, true)
-		return nil
+		return s.subscribeByListen(ctx, uri)
 	}
 	if _, err := s.Call(ctx, messages.MethodResourcesSubscribe, &messages.SubscribeParams{URI: uri}); err != nil {
 		if errors.Is(err, ErrNotInProtocolVersion) && s.modern() {
-			s.h.TrackSubscription(uri, true) // the era was learned while the call waited
-			return nil
+			return s.subscribeByListen(ctx, uri) // the era was learned while the call waited
 		}
 		return err
 	}

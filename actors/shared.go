@@ -3,6 +3,7 @@ package actors
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 )
@@ -250,3 +251,6 @@ func (sh *Shared) postCallback(fn func()) bool {
 	}
 	return q.post(fn)
 }
+
+// RequestTimeout bounds a request whose caller set no deadline.
+func (sh *Shared) RequestTimeout() time.Duration { return sh.cfg.RequestTimeout }

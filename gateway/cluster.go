@@ -93,34 +93,6 @@ func (u *upstream) clusterStateChanged(m *member, st *cluster.Status) {
 	u.g.resubscribe(u, m)
 }
 
-// resubscribe makes the subscriptions held on m again on its new owner.
-func (g *Gateway) resubscribe(u *upstream, m *member) {
-	u.subMu.Lock()
-	var uris []string
-	for uri, s := range u.subs {
-		if s.m == m {
-			uris = append(uris, uri)
-		}
-	}
-	u.subMu.Unlock()
-	if len(uris) == 0 {
-		return
-	}
-	g.bg.Add(1)
-	// Owned by the gateway (Close waits): exits once every subscription
-	// was sent, each bounded by ReadyWait plus ClientRequestTimeout.
-	go func() {
-		defer g.bg.Done()
-		for _, uri := range uris {
-			ctx, cancel := context.WithTimeout(context.Background(), g.cfg.ReadyWait+g.cfg.ClientRequestTimeout)
-			if err := m.s.Subscribe(ctx, uri); err != nil {
-				g.log.Warn("gateway: subscribing again after a hand-over failed", "session", m.s.Name(), "uri", uri, "err", err)
-			}
-			cancel()
-		}
-	}()
-}
-
 // serveClusterRequest answers a server request the owner of one of this
 // gateway's slots sent here: to the client whose request is in flight on
 // the slot (here), as for a local session.

@@ -24,6 +24,9 @@ type clusterSession struct {
 	// lastOwner is the owner last heard of; only the watcher's actor
 	// (clusterStateChanged) touches it.
 	lastOwner string
+	// moves counts the owner changes heard of: a resubscription made for
+	// one move gives up once a later one starts its own.
+	moves atomic.Uint64
 }
 
 // clusterSessionName is a pool slot's session name: every gateway of a

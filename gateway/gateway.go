@@ -63,8 +63,11 @@ type Gateway struct {
 	member  *cluster.Member
 	slotsMu sync.Mutex
 	slots   map[string]*member
-	// bg counts the gateway's background goroutines (resubscribe).
-	bg sync.WaitGroup
+	// bg counts the gateway's background goroutines (resubscribe), which
+	// end once bgCtx ends (Close).
+	bg       sync.WaitGroup
+	bgCtx    context.Context
+	bgCancel context.CancelFunc
 
 	mu        sync.Mutex
 	listeners []*HTTPServer
@@ -86,6 +89,7 @@ func New(ctx context.Context, cfg Config) (_ *Gateway, err error) {
 		servers: map[string]*upstream{},
 		mux:     http.NewServeMux(),
 	}
+	g.bgCtx, g.bgCancel = context.WithCancel(context.Background())
 	g.fronts = newFronts(g)
 	if g.metrics, err = newMetrics(); err != nil {
 		return nil, err
@@ -227,6 +231,7 @@ func (g *Gateway) Close(ctx context.Context) error {
 	for _, l := range listeners {
 		errs = append(errs, l.Close(ctx))
 	}
+	g.bgCancel()
 	errs = append(errs, g.closeCluster(ctx))
 	g.bg.Wait()
 	errs = append(errs, g.eng.Close(ctx), g.metrics.shutdown(ctx), g.audit.close())

@@ -63,7 +63,7 @@ func startClusterGateways(t *testing.T, n int, demoURL string) []*clusterGateway
 	gs := make([]*clusterGateway, n)
 	for i := range gs {
 		gs[i] = &clusterGateway{p: startGatewayCmd(t, nil, "--config", cfg, "--listen", "127.0.0.1:0",
-			"--listen-cluster", addrs[i], "--join", strings.Join(addrs, ","), "--refresh", "200ms", "--cluster", t.Name(), "--wait", "0s")}
+			"--listen-cluster", addrs[i], "--join", strings.Join(addrs, ","), "--refresh", "200ms", "--cluster", t.Name(), "--wait", "0s", "-v")}
 	}
 	return gs
 }
@@ -80,15 +80,24 @@ func (l *noteLog) add(n mcpengine.Notification) {
 	l.mu.Unlock()
 }
 
-func (l *noteLog) has(method string) bool {
+func (l *noteLog) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	return fmt.Sprint(l.got)
+}
+
+func (l *noteLog) has(method string) bool { return l.count(method) > 0 }
+
+func (l *noteLog) count(method string) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
 	for _, m := range l.got {
 		if m == method {
-			return true
+			n++
 		}
 	}
-	return false
+	return n
 }
 
 // TestClusterGatewaysShareOneUpstreamSession is issue 18's gateway test:
@@ -240,11 +249,20 @@ func clusterGatewaysShareOneUpstreamSession(t *testing.T, era string) {
 		return err == nil && h.Cluster.Address == h.Servers["demo"].Sessions[0].Owner, h
 	})
 	// The survivor's watch and its subscription moved with the session:
-	// the new owner's updates arrive.
+	// once the new owner holds the subscription, the survivor's clients
+	// are told the resource may have changed meanwhile, and the new
+	// owner's updates arrive.
+	survivorLog := lazyText(func() string {
+		return fmt.Sprint(notes[1-owner], "\nthe survivor's log:\n", gs[1-owner].p.stderrText(), "\nthe demo server's log:\n", demo.stderrText())
+	})
+	eventually(t, 30*time.Second, "resources/updated at the survivor's client once the new owner holds the subscription", func() (bool, any) {
+		return notes[1-owner].count(messages.NotificationResourcesUpdated) > 0, survivorLog
+	})
+	updates := notes[1-owner].count(messages.NotificationResourcesUpdated)
 	_, err = survivor.CallTool(ctx, "demo__touch", map[string]any{"uri": subscribed})
 	require.NoError(t, err)
-	eventually(t, 30*time.Second, "resources/updated at the survivor's client after the hand-over", func() (bool, any) {
-		return notes[1-owner].has(messages.NotificationResourcesUpdated), notes[1-owner]
+	eventually(t, 30*time.Second, "the touch's resources/updated at the survivor's client", func() (bool, any) {
+		return notes[1-owner].count(messages.NotificationResourcesUpdated) > updates, survivorLog
 	})
 	if era == "legacy" {
 		// The dead owner's session is not ended by anyone (its HTTP
@@ -253,6 +271,11 @@ func clusterGatewaysShareOneUpstreamSession(t *testing.T, era string) {
 		assert.Equal(t, 2, liveSessions(demo), demo.stderrText())
 	}
 }
+
+// lazyText is a failure message built only when it is printed.
+type lazyText func() string
+
+func (f lazyText) String() string { return f() }
 
 // liveSessions is how many sessions the demo server opened and has not
 // ended, from its debug log.

@@ -95,14 +95,16 @@ func (c *conn) listen(ctx context.Context, l *listener) {
 	}
 }
 
-// listenGateWait bounds how long notifications/initialized waits for the
-// GET stream's answer: a server that holds the headers of its GET stream
-// until it has an event to send must not stall the session.
+// listenGateWait bounds how long notifications/initialized (or a
+// resources/subscribe) waits for the GET stream's answer: a server that
+// holds the headers of its GET stream until it has an event to send must
+// not stall the session.
 const listenGateWait = 5 * time.Second
 
-// awaitListening holds notifications/initialized until the GET stream the
-// session asked for has its answer: a server sends what happened meanwhile
-// (a list change right after initialize) on the standalone stream only if
+// awaitListening holds notifications/initialized and resources/subscribe
+// until the GET stream the session asked for has its answer: a server
+// sends what happens meanwhile (a list change right after initialize, an
+// update right after the subscription) on the standalone stream only if
 // one is open when it happens, and drops it otherwise.
 func (c *conn) awaitListening(ctx context.Context) {
 	c.mu.Lock()
@@ -110,6 +112,9 @@ func (c *conn) awaitListening(ctx context.Context) {
 	c.mu.Unlock()
 	if l == nil {
 		return
+	}
+	if testHookAwaitListening != nil {
+		testHookAwaitListening()
 	}
 	t := time.NewTimer(listenGateWait)
 	defer t.Stop()
@@ -120,6 +125,10 @@ func (c *conn) awaitListening(ctx context.Context) {
 		c.log.Debug("notifications/initialized sent before the GET stream answered", slog.String("url", c.name))
 	}
 }
+
+// testHookAwaitListening, set by tests only, runs when a frame starts
+// waiting for the GET stream's answer.
+var testHookAwaitListening func()
 
 // noGetStream records that the server has no standalone stream, so that
 // later Negotiated calls do not try again.

@@ -2,6 +2,7 @@ package streamable
 
 import (
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -184,4 +185,42 @@ func TestGet404WithAKnownSessionAsksWhetherTheSessionExpired(t *testing.T) {
 		c.Negotiated(transport.SessionInfo{ProtocolVersion: messages.Version20251125, Listen: true})
 		assert.ErrorIs(t, col.failure(t), transport.ErrSessionExpired)
 	})
+}
+
+// TestSubscribeWaitsForTheGetStream: resources/subscribe is held until the
+// GET stream the session asked for has its answer, so that the first
+// update the server sends after answering it has a stream to go on.
+func TestSubscribeWaitsForTheGetStream(t *testing.T) {
+	s := newServer(t)
+	c, col := dial(t, s, &Dialer{})
+	initialize(t, s, c, col, "sess-sub", messages.Version20251125, echoResult)
+	release := make(chan struct{})
+	var releaseOnce sync.Once
+	open := func() { releaseOnce.Do(func() { close(release) }) }
+	t.Cleanup(open) // a failed test leaves no handler blocked
+	var released atomic.Bool
+	s.handle(http.MethodGet, func(w http.ResponseWriter, r *http.Request, _ seen) {
+		<-release
+		released.Store(true)
+		sseStream(w)
+		<-r.Context().Done()
+	})
+	waiting := make(chan struct{}, 4)
+	testHookAwaitListening = func() { waiting <- struct{}{} }
+	t.Cleanup(func() { testHookAwaitListening = nil })
+
+	c.Negotiated(transport.SessionInfo{ProtocolVersion: messages.Version20251125, Listen: true})
+	s.next(t, http.MethodGet)
+	require.NoError(t, c.WriteFrames([]byte(`{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":"demo://r"}}`)))
+	select {
+	case <-waiting:
+	case <-time.After(waitFor):
+		t.Fatal("resources/subscribe did not wait for the GET stream")
+	}
+	open()
+	sub := s.next(t, http.MethodPost)
+	assert.Equal(t, "resources/subscribe", sub.Msg.Method)
+	assert.True(t, released.Load(), "the subscription reached the server after the GET stream was answered")
+	assert.Equal(t, messages.NumberID(2), col.next(t).ID)
+	c.Negotiated(transport.SessionInfo{ProtocolVersion: messages.Version20251125, Listen: false})
 }

@@ -18,7 +18,7 @@ func (c *conn) runPost(p *post) {
 	if c.cancelByClosing(p) {
 		return // finish aborts the cancelled requests' POSTs
 	}
-	if p.out.Initialized {
+	if p.out.Initialized || p.out.Subscribe {
 		c.awaitListening(p.ctx())
 	}
 	resp, sid, err := c.sendPost(p)

@@ -17,6 +17,10 @@ type Outgoing struct {
 	// Initialized is set when the frame holds notifications/initialized:
 	// a server may send its first notifications as soon as it arrives.
 	Initialized bool
+	// Subscribe is set when the frame holds resources/subscribe: the
+	// updates it asks for come on the standalone stream, which should be
+	// open by the time the answer says the subscription holds.
+	Subscribe bool
 	// Notification is set when the frame holds a notification: it is sent
 	// as a barrier (see Scheduler).
 	Notification bool
@@ -58,8 +62,11 @@ func ClassifyInto(o *Outgoing, frame []byte) {
 				o.Requests = o.oneRequest[:0:1]
 			}
 			o.Requests = append(o.Requests, m.ID)
-			if m.Method == messages.MethodInitialize {
+			switch m.Method {
+			case messages.MethodInitialize:
 				o.Initialize = true
+			case messages.MethodResourcesSubscribe:
+				o.Subscribe = true
 			}
 			if len(msgs) == 1 {
 				o.Modern, _ = modernRequest(m.Method, m.Params)
