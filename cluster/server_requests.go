@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"slices"
 	"strings"
 	"time"
 
@@ -40,7 +39,8 @@ type requestTarget struct {
 // latest call that serves requests, when every such call in flight came
 // from one member (that member attributes it among its own clients);
 // with calls of several members in flight it cannot be attributed and is
-// refused rather than guessed; related to no call, any watcher.
+// refused rather than guessed; related to no call, a watcher
+// (watcherForRequest).
 func (g *sessionGrain) requestTarget() requestTarget {
 	var latest *grainCall
 	var latestID uint64
@@ -58,15 +58,39 @@ func (g *sessionGrain) requestTarget() requestTarget {
 	if latest != nil {
 		return requestTarget{pid: latest.sender}
 	}
-	keys := make([]string, 0, len(g.watchers))
-	for k := range g.watchers {
-		keys = append(keys, k)
+	if w := g.watcherForRequest(time.Now(), g.host.m.system.Address()); w != nil {
+		return requestTarget{pid: w.pid}
 	}
-	if len(keys) == 0 {
-		return requestTarget{why: "no cluster member serves this session's requests"}
+	return requestTarget{why: "no cluster member serves this session's requests"}
+}
+
+// watcherForRequest picks the watcher that answers a server request
+// related to no call, among those whose lease holds (a lapsed one is
+// likely a dead member's, which would leave the server waiting): the
+// one on the member whose call serving requests came last (its clients
+// are the ones at work on the session), else the one on this member,
+// self (no hop, and alive), else the first by member address. nil if
+// none.
+func (g *sessionGrain) watcherForRequest(now time.Time, self string) *watcher {
+	var best *watcher
+	rank := func(w *watcher) int {
+		switch {
+		case g.lastServing != "" && w.pid.Address == g.lastServing:
+			return 0
+		case w.pid.Address == self:
+			return 1
+		}
+		return 2
 	}
-	slices.Sort(keys)
-	return requestTarget{pid: g.watchers[keys[0]].pid}
+	for _, w := range g.watchers {
+		if now.Sub(w.renewed) > watchLease {
+			continue
+		}
+		if best == nil || rank(w) < rank(best) || (rank(w) == rank(best) && w.pid.Address+"/"+w.pid.Id < best.pid.Address+"/"+best.pid.Id) {
+			best = w
+		}
+	}
+	return best
 }
 
 // sessionConfig is the engine session of a grain: the server's requests

@@ -42,6 +42,10 @@ type sessionGrain struct {
 	// subscribers are the members subscribed to each resource URI
 	// (session_subscriptions.go).
 	subscribers map[string]map[string]bool
+	// lastServing is the address of the member whose call that serves
+	// server requests came last: a request related to no call goes
+	// there first (requestTarget).
+	lastServing string
 }
 
 // grainCall is one call the session runs for a caller.
@@ -224,6 +228,9 @@ func (g *sessionGrain) call(sender *actor.PID, m *clusterpb.SessionCall) {
 	id := g.nextID
 	cctx, cancel := context.WithCancel(g.ctx)
 	gc := &grainCall{sender: sender, ref: m.CallRef, cancel: cancel, servesRequests: m.ServesRequests}
+	if m.ServesRequests {
+		g.lastServing = sender.Address
+	}
 	if m.Method == messages.MethodResourcesSubscribe && !m.Notify {
 		var p struct {
 			URI string `json:"uri"`
