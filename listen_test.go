@@ -1,7 +1,6 @@
 package mcpengine_test
 
 import (
-	"bytes"
 	"context"
 	"net/http"
 	"net/http/httptest"
@@ -467,43 +466,23 @@ func TestTheHandshakeEraNeverListens(t *testing.T) {
 func TestSubscribeFailsWhenTheServerDoesNotTakeTheURI(t *testing.T) {
 	for _, refuse := range []bool{false, true} {
 		t.Run(map[bool]string{false: "declined", true: "refused"}[refuse], func(t *testing.T) {
-			dialer := memory.NewDialer("takes-no-uri", func(conn transport.Conn) {
-				defer conn.Close(context.Background())
-				for {
-					frame, err := conn.ReadFrame()
+			dialer := modernScripted(func(m messages.Message) [][]byte {
+				switch {
+				case m.Method == messages.MethodSubscriptionsListen && refuse:
+					return [][]byte{messages.AppendError(nil, m.ID, &messages.WireError{Code: messages.CodeInvalidParams, Message: "no resource subscriptions here"})}
+				case m.Method == messages.MethodSubscriptionsListen:
+					// Acknowledges list changes only; the stream stays open.
+					id := m.ID
+					params, err := messages.Marshal(&messages.SubscriptionsAcknowledgedParams{
+						Meta:          &messages.SubscriptionMeta{SubscriptionID: &id},
+						Notifications: messages.SubscriptionFilter{ToolsListChanged: true},
+					})
 					if err != nil {
-						return
+						return nil
 					}
-					msgs, _ := messages.DecodeFrame(frame)
-					for _, m := range msgs {
-						if m.Kind != messages.KindRequest {
-							continue
-						}
-						var out []byte
-						switch {
-						case m.Method == messages.MethodServerDiscover:
-							out = messages.AppendResult(nil, m.ID, messages.RawMessage(`{"resultType":"complete","supportedVersions":["2026-07-28"],"capabilities":{"tools":{"listChanged":true},"resources":{"subscribe":true}},"ttlMs":0,"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"s","version":"1"}}}`))
-						case m.Method == messages.MethodSubscriptionsListen && refuse && bytes.Contains(m.Params, []byte("resourceSubscriptions")):
-							out = messages.AppendError(nil, m.ID, &messages.WireError{Code: messages.CodeInvalidParams, Message: "no resource subscriptions here"})
-						case m.Method == messages.MethodSubscriptionsListen:
-							// Acknowledges list changes only; the stream stays open.
-							id := m.ID
-							params, err := messages.Marshal(&messages.SubscriptionsAcknowledgedParams{
-								Meta:          &messages.SubscriptionMeta{SubscriptionID: &id},
-								Notifications: messages.SubscriptionFilter{ToolsListChanged: true},
-							})
-							if err != nil {
-								return
-							}
-							out = messages.AppendNotification(nil, messages.NotificationSubscriptionsAcknowledged, params)
-						default:
-							out = messages.AppendError(nil, m.ID, &messages.WireError{Code: messages.CodeMethodNotFound, Message: "method not found"})
-						}
-						if conn.WriteFrames(out) != nil {
-							return
-						}
-					}
+					return [][]byte{messages.AppendNotification(nil, messages.NotificationSubscriptionsAcknowledged, params)}
 				}
+				return [][]byte{messages.AppendError(nil, m.ID, &messages.WireError{Code: messages.CodeMethodNotFound, Message: "method not found"})}
 			})
 			e := newEngine(t, mcpengine.Config{})
 			ctx := testCtx(t, 30*time.Second)
