@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -44,12 +45,24 @@ type Registry struct {
 	pid *actor.PID
 }
 
-// spawnSession is sent by Registry.Spawn; answered on reply.
+// spawnSession is sent by Registry.Spawn; answered on reply unless the
+// caller gave up first (claim).
 type spawnSession struct {
 	name  string
 	props *actor.Props
 	reply chan spawnResult
+	// claim settles who has the request: the registry (spawnClaimed), or
+	// the caller, who gave up before the registry got to it
+	// (spawnAbandoned). A session spawned for a caller that had returned
+	// would connect and never be closed by anyone.
+	claim atomic.Int32
 }
+
+const (
+	spawnPending int32 = iota
+	spawnClaimed
+	spawnAbandoned
+)
 
 type spawnResult struct {
 	pid *actor.PID
@@ -60,6 +73,9 @@ type registryActor struct{}
 
 func (registryActor) Receive(ctx actor.Context) {
 	if m, ok := ctx.Message().(*spawnSession); ok {
+		if !m.claim.CompareAndSwap(spawnPending, spawnClaimed) {
+			return // the caller gave up: nobody would hold the session
+		}
 		pid, err := ctx.SpawnNamed(m.props, m.name)
 		m.reply <- spawnResult{pid, err}
 	}
@@ -82,22 +98,29 @@ func NewRegistry(sys *actor.ActorSystem) *Registry {
 // ErrDuplicateName is returned when a session name is already taken.
 var ErrDuplicateName = errors.New("mcpengine: a session with this name already exists")
 
-// Spawn starts a session actor for sh and returns its handle.
+// Spawn starts a session actor for sh and returns its handle. When ctx
+// ends first, the session is not started; if the registry was already
+// starting it, Spawn waits the moment that takes and returns the handle
+// (the caller then owns a session, as if ctx had ended just after).
 func (r *Registry) Spawn(ctx context.Context, sh *Shared) (*Handle, error) {
-	reply := make(chan spawnResult, 1)
-	r.sys.Root.Send(r.pid, &spawnSession{name: sh.name, props: newSessionProps(sh), reply: reply})
+	m := &spawnSession{name: sh.name, props: newSessionProps(sh), reply: make(chan spawnResult, 1)}
+	r.sys.Root.Send(r.pid, m)
+	var res spawnResult
 	select {
-	case res := <-reply:
-		if errors.Is(res.err, actor.ErrNameExists) {
-			return nil, ErrDuplicateName
-		}
-		if res.err != nil {
-			return nil, res.err
-		}
-		return &Handle{sh: sh, pid: res.pid}, nil
+	case res = <-m.reply:
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		if m.claim.CompareAndSwap(spawnPending, spawnAbandoned) {
+			return nil, ctx.Err()
+		}
+		res = <-m.reply // claimed: the registry is spawning it now
 	}
+	if errors.Is(res.err, actor.ErrNameExists) {
+		return nil, ErrDuplicateName
+	}
+	if res.err != nil {
+		return nil, res.err
+	}
+	return &Handle{sh: sh, pid: res.pid}, nil
 }
 
 // Stop stops the registry actor (after every session was closed).
