@@ -54,26 +54,19 @@ func readManifests(t *testing.T, files ...string) *manifests {
 			var into any
 			switch tm.APIVersion + " " + tm.Kind {
 			case "v1 Service":
-				ms.services = append(ms.services, corev1.Service{})
-				into = &ms.services[len(ms.services)-1]
+				into = next(&ms.services)
 			case "v1 ServiceAccount":
-				ms.serviceAccounts = append(ms.serviceAccounts, corev1.ServiceAccount{})
-				into = &ms.serviceAccounts[len(ms.serviceAccounts)-1]
+				into = next(&ms.serviceAccounts)
 			case "v1 ConfigMap":
-				ms.configMaps = append(ms.configMaps, corev1.ConfigMap{})
-				into = &ms.configMaps[len(ms.configMaps)-1]
+				into = next(&ms.configMaps)
 			case "apps/v1 StatefulSet":
-				ms.statefulSets = append(ms.statefulSets, appsv1.StatefulSet{})
-				into = &ms.statefulSets[len(ms.statefulSets)-1]
+				into = next(&ms.statefulSets)
 			case "batch/v1 Job":
-				ms.jobs = append(ms.jobs, batchv1.Job{})
-				into = &ms.jobs[len(ms.jobs)-1]
+				into = next(&ms.jobs)
 			case "rbac.authorization.k8s.io/v1 Role":
-				ms.roles = append(ms.roles, rbacv1.Role{})
-				into = &ms.roles[len(ms.roles)-1]
+				into = next(&ms.roles)
 			case "rbac.authorization.k8s.io/v1 RoleBinding":
-				ms.roleBindings = append(ms.roleBindings, rbacv1.RoleBinding{})
-				into = &ms.roleBindings[len(ms.roleBindings)-1]
+				into = next(&ms.roleBindings)
 			default:
 				t.Fatalf("%s, document %d: no check for %s %s", f, i, tm.APIVersion, tm.Kind)
 			}
@@ -81,6 +74,12 @@ func readManifests(t *testing.T, files ...string) *manifests {
 		}
 	}
 	return &ms
+}
+
+// next appends a zero object to list and returns it to decode into.
+func next[T any](list *[]T) *T {
+	*list = append(*list, *new(T))
+	return &(*list)[len(*list)-1]
 }
 
 // podIP stands for status.podIP in the containers' command lines.
