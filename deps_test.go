@@ -18,7 +18,10 @@ const rootPackage = "github.com/mcpengine/mcpengine"
 // SDK), gRPC, Prometheus, and what only the CLI and the load generator use.
 // They live in telemetry/export, gateway/, internal/loadgen and cmd/engine;
 // protoactor's remote and cluster (with gRPC) only in cluster/ and what
-// imports it (gateway/ for cluster gateways, cmd/engine).
+// imports it (gateway/ for cluster gateways, cmd/engine). The engine's
+// actors run on internal/protoactor, protoactor-go's actor package without
+// its Prometheus default provider (whose exporter, metric SDK and promhttp
+// Go would link even unused); protoactor-go itself must not be linked.
 var cliOnly = []string{
 	"google.golang.org/grpc",
 	"go.opentelemetry.io/otel/exporters",
@@ -34,35 +37,11 @@ var cliOnly = []string{
 	"github.com/mcpengine/mcpengine/telemetry/export",
 	"github.com/mcpengine/mcpengine/cmd",
 	"github.com/mcpengine/mcpengine/cluster", // and its clusterpb
-	"github.com/asynkron/protoactor-go/remote",
-	"github.com/asynkron/protoactor-go/cluster",
+	"github.com/asynkron/protoactor-go",
 	"github.com/mcpengine/mcpengine/gateway",
 	"github.com/mcpengine/mcpengine/internal/loadgen",
 	"github.com/mcpengine/mcpengine/internal/oauthtest", // test support: _test.go files only
 	"github.com/mcpengine/mcpengine/internal/testkit",   // test support: _test.go files only
-}
-
-// tolerated are the cliOnly imports of a third-party package the engine
-// cannot drop in this step. protoactor-go's actor/config.go imports the
-// Prometheus exporter, the metric SDK and promhttp for an opt-in default
-// meter provider (defaultPrometheusProvider) the engine never turns on;
-// Go links them anyway, and with them what they import (promhttp's
-// internal copy of gddo/httputil, client_golang's prometheus/internal).
-// The newest protoactor-go in the module proxy is the one pinned
-// (v0.0.0-20240822202345). A fork of the actor package under this module
-// is more than a copy: its actor.pb.go registers the protobuf package
-// "actor", which protoactor's own registers again in every binary that
-// also links the cluster (engine, gateway): protobuf-go refuses the second
-// registration at init, so the fork needs its .proto renamed and
-// regenerated. The walk below does not follow these edges, and fails when
-// one disappears, so that the exception is removed as soon as protoactor
-// (or such a fork) stops needing it.
-var tolerated = map[string][]string{
-	"github.com/asynkron/protoactor-go/actor": {
-		"github.com/prometheus/client_golang/prometheus/promhttp",
-		"go.opentelemetry.io/otel/exporters/prometheus",
-		"go.opentelemetry.io/otel/sdk/metric",
-	},
 }
 
 // TestRootPackageLinksNoCLIDependencies keeps the root package a lean
@@ -74,14 +53,6 @@ func TestRootPackageLinksNoCLIDependencies(t *testing.T) {
 	if _, ok := graph[rootPackage]; !ok {
 		t.Fatalf("go list -deps did not report %s", rootPackage)
 	}
-	for from, tos := range tolerated {
-		for _, to := range tos {
-			if !slices.Contains(graph[from], to) {
-				t.Errorf("%s no longer imports %s: remove it from tolerated", from, to)
-			}
-		}
-	}
-
 	// Breadth first, so the chain printed for a bad package is a shortest one.
 	parent := map[string]string{rootPackage: ""}
 	queue := []string{rootPackage}
@@ -89,7 +60,7 @@ func TestRootPackageLinksNoCLIDependencies(t *testing.T) {
 		pkg := queue[0]
 		queue = queue[1:]
 		for _, imp := range graph[pkg] {
-			if _, seen := parent[imp]; seen || slices.Contains(tolerated[pkg], imp) {
+			if _, seen := parent[imp]; seen {
 				continue
 			}
 			parent[imp] = pkg

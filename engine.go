@@ -11,7 +11,7 @@ import (
 
 	"go.opentelemetry.io/otel/metric"
 
-	"github.com/asynkron/protoactor-go/actor"
+	"github.com/mcpengine/mcpengine/internal/protoactor/actor"
 
 	"github.com/mcpengine/mcpengine/actors"
 	"github.com/mcpengine/mcpengine/messages"

@@ -4,7 +4,7 @@ import (
 	"context"
 	"sync"
 
-	"github.com/asynkron/protoactor-go/actor"
+	"github.com/mcpengine/mcpengine/internal/protoactor/actor"
 )
 
 // Handle is how the public API talks to one session actor: every method

@@ -1,7 +1,7 @@
 package actors
 
 import (
-	"github.com/asynkron/protoactor-go/actor"
+	"github.com/mcpengine/mcpengine/internal/protoactor/actor"
 )
 
 // processTableBuckets is how many concurrent maps the actor system's

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/asynkron/protoactor-go/actor"
+	"github.com/mcpengine/mcpengine/internal/protoactor/actor"
 )
 
 // TestNewSystemKeepsItsBuiltInProcesses: the processes the actor system

@@ -7,7 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/asynkron/protoactor-go/actor"
+	"github.com/mcpengine/mcpengine/internal/protoactor/actor"
 )
 
 // NewSystem returns an actor system whose logger is silent unless the

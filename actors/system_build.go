@@ -7,9 +7,9 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/asynkron/protoactor-go/actor"
-	"github.com/asynkron/protoactor-go/eventstream"
-	"github.com/asynkron/protoactor-go/extensions"
+	"github.com/mcpengine/mcpengine/internal/protoactor/actor"
+	"github.com/mcpengine/mcpengine/internal/protoactor/eventstream"
+	"github.com/mcpengine/mcpengine/internal/protoactor/extensions"
 	cmap "github.com/orcaman/concurrent-map"
 )
 
