@@ -13,8 +13,7 @@ import (
 // NewSystem returns an actor system whose logger is silent unless the
 // engine's logger says otherwise: protoactor's default logger writes to the
 // terminal, and when the engine itself speaks MCP over stdio, stdout is the
-// protocol channel. Its process table is a small one (process_table.go),
-// built small (system_build.go).
+// protocol channel. Its process table is a small one (process_table.go).
 func NewSystem(logger *slog.Logger) *actor.ActorSystem {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
@@ -25,13 +24,9 @@ func NewSystem(logger *slog.Logger) *actor.ActorSystem {
 		// writer) still pass its throttle, whose goroutine lives one interval:
 		// keep that short so closing an engine leaves nothing running.
 		actor.WithDeadLetterThrottleInterval(10*time.Millisecond),
+		actor.WithProcessTableBuckets(processTableBuckets),
 	)
-	if sys := buildSystem(config); sys != nil {
-		return sys
-	}
-	sys := actor.NewActorSystemWithConfig(config)
-	shrinkProcessTable(sys)
-	return sys
+	return actor.NewActorSystemWithConfig(config)
 }
 
 // Registry is the parent of every session actor. protoactor applies a

@@ -17,11 +17,15 @@ type Config struct {
 	DiagnosticsSerializer       func(Actor) string // extract diagnostics from actor and return as string
 	MetricsProvider             metric.MeterProvider
 	LoggerFactory               func(system *ActorSystem) *slog.Logger
+	// ProcessTableBuckets is how many concurrent maps the process table
+	// is split into (WithProcessTableBuckets).
+	ProcessTableBuckets int
 }
 
 func defaultConfig() *Config {
 	return &Config{
 		MetricsProvider:             nil,
+		ProcessTableBuckets:         1024,
 		DeadLetterThrottleInterval:  1 * time.Second,
 		DeadLetterThrottleCount:     3,
 		DeadLetterRequestLogging:    true,

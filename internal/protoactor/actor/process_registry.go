@@ -20,9 +20,9 @@ type SliceMap struct {
 	LocalPIDs []cmap.ConcurrentMap
 }
 
-func newSliceMap() *SliceMap {
+func newSliceMap(buckets int) *SliceMap {
 	sm := &SliceMap{}
-	sm.LocalPIDs = make([]cmap.ConcurrentMap, 1024)
+	sm.LocalPIDs = make([]cmap.ConcurrentMap, max(1, buckets))
 
 	for i := 0; i < len(sm.LocalPIDs); i++ {
 		sm.LocalPIDs[i] = cmap.New()
@@ -46,7 +46,7 @@ func NewProcessRegistry(actorSystem *ActorSystem) *ProcessRegistryValue {
 	return &ProcessRegistryValue{
 		ActorSystem: actorSystem,
 		Address:     localAddress,
-		LocalPIDs:   newSliceMap(),
+		LocalPIDs:   newSliceMap(actorSystem.Config.ProcessTableBuckets),
 	}
 }
 
