@@ -22,7 +22,7 @@ func (s *Session) Call(ctx context.Context, method string, params any, opts ...C
 	select {
 	case <-c.Done():
 		if c.Err != nil {
-			return nil, publicError(c.Err)
+			return nil, c.Err
 		}
 		return c.Result, nil
 	case <-ctx.Done():
@@ -92,7 +92,7 @@ func (s *Session) newCall(ctx context.Context, method string, params any, opts [
 func (s *Session) afterClose(c *actors.Call) (messages.RawMessage, error) {
 	select {
 	case <-c.Done():
-		return c.Result, publicError(c.Err)
+		return c.Result, c.Err
 	default:
 		return nil, s.closedError()
 	}
@@ -124,7 +124,7 @@ func (s *Session) Notify(ctx context.Context, method string, params any) error {
 	s.h.PostNotify(n)
 	select {
 	case <-n.Done():
-		return publicError(n.Err)
+		return n.Err
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-s.sh.Closed():

@@ -245,7 +245,7 @@ func (e *Engine) Open(ctx context.Context, sc SessionConfig) (*Session, error) {
 	h, err := e.registry.Spawn(ctx, actors.NewShared(e.system, e.workers, ac))
 	if err != nil {
 		e.forget(sc.Name, s, false)
-		return nil, publicError(err)
+		return nil, err
 	}
 	e.mu.Lock() // Sessions and Close read s.h under the lock
 	s.h, s.sh = h, h.Shared()

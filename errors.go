@@ -1,59 +1,55 @@
 package mcpengine
 
 import (
-	"errors"
-
+	"github.com/mcpengine/mcpengine/mcperr"
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/oauth"
 	"github.com/mcpengine/mcpengine/transport"
 )
 
+// The errors of a session are declared once, with their full
+// documentation, in package mcperr; the session actors return them as
+// they are. This file gives each its name in this package (the same
+// pointers and types, not copies), so errors.Is(err, ErrTimeout) and
+// errors.As(err, new(*TimeoutError)) match whatever a call returns.
+
 // Sentinel errors; match with errors.Is. Each is also reachable through
-// the typed errors (errors_types.go) with errors.As.
+// the typed errors with errors.As. See package mcperr for each one's doc.
 var (
-	// ErrConnectionLost: the connection died while the request was in
-	// flight; whether the server ran it is unknown (ConnectionLostError).
-	ErrConnectionLost error = &sentinel{"mcpengine: connection lost", "connection_lost"}
-	// ErrSessionClosed: the session was closed, by Close or for good
-	// after a permanent failure (ClosedError).
-	ErrSessionClosed error = &sentinel{"mcpengine: session closed", "session_closed"}
-	// ErrTimeout: no answer before the request's deadline (TimeoutError,
-	// which matches context.DeadlineExceeded as well).
-	ErrTimeout error = &sentinel{"mcpengine: request timed out", "timeout"}
-	// ErrTooManyInFlight: the session's in-flight cap (Config.MaxInFlight)
-	// is reached. The request was not sent.
-	ErrTooManyInFlight error = &sentinel{"mcpengine: too many requests in flight", "too_many_in_flight"}
-	// ErrQueueFull: the session is not ready and its wait queue
-	// (Config.QueueLimit) is full. The request was not sent.
-	ErrQueueFull error = &sentinel{"mcpengine: wait queue full", "queue_full"}
-	// ErrNotReady: the session is not ready and the call asked to fail
-	// fast (FailFast). The request was not sent.
-	ErrNotReady error = &sentinel{"mcpengine: session not ready", "not_ready"}
-	// ErrCapabilityNotSupported: the server did not declare the
-	// capability the method needs (CapabilityError). Not sent.
-	ErrCapabilityNotSupported error = &sentinel{"mcpengine: capability not supported by server", "capability_not_supported"}
-	// ErrSubscriptionDeclined: a 2026-07-28 server acknowledged a listen
-	// whose filter leaves out the URI Subscribe asked for (or ended the
-	// listen before acknowledging it). The session is not subscribed.
-	ErrSubscriptionDeclined error = &sentinel{"mcpengine: the server declined the subscription", "subscription_declined"}
-	// ErrVersionMismatch: the server answered a protocol version the
-	// engine does not speak, or not the pinned one (VersionMismatchError,
-	// NoCommonVersionError, NotModernError).
-	ErrVersionMismatch error = &sentinel{"mcpengine: protocol version mismatch", "version_mismatch"}
-	// ErrProtocol: the server answered the request with a message that
-	// breaks JSON-RPC (ProtocolError); whether it ran the request is
-	// unknown.
-	ErrProtocol error = &sentinel{"mcpengine: protocol error", "protocol_error"}
-	// ErrUnreachable: the session's first connection never reached its
-	// server (ConnectError).
-	ErrUnreachable error = &sentinel{"mcpengine: server unreachable", "unreachable"}
-	// ErrDuplicateName: Open or Connect with the name of a session the
-	// engine already holds.
-	ErrDuplicateName error = &sentinel{"mcpengine: a session with this name already exists", "duplicate_name"}
+	// ErrConnectionLost: the connection died with the request in flight (ConnectionLostError).
+	ErrConnectionLost = mcperr.ErrConnectionLost
+	// ErrSessionClosed: the session was closed, by Close or for good (ClosedError).
+	ErrSessionClosed = mcperr.ErrSessionClosed
+	// ErrTimeout: no answer before the request's deadline (TimeoutError).
+	ErrTimeout = mcperr.ErrTimeout
+	// ErrTooManyInFlight: Config.MaxInFlight is reached; not sent.
+	ErrTooManyInFlight = mcperr.ErrTooManyInFlight
+	// ErrQueueFull: not ready and the wait queue (Config.QueueLimit) is full; not sent.
+	ErrQueueFull = mcperr.ErrQueueFull
+	// ErrNotReady: not ready and the call asked to fail fast (FailFast); not sent.
+	ErrNotReady = mcperr.ErrNotReady
+	// ErrCapabilityNotSupported: the server did not declare the method's capability (CapabilityError).
+	ErrCapabilityNotSupported = mcperr.ErrCapabilityNotSupported
+	// ErrSubscriptionDeclined: a 2026-07-28 server's listen leaves out the URI Subscribe asked for.
+	ErrSubscriptionDeclined = mcperr.ErrSubscriptionDeclined
+	// ErrVersionMismatch: no protocol version both sides speak (VersionMismatchError, NoCommonVersionError, NotModernError).
+	ErrVersionMismatch = mcperr.ErrVersionMismatch
+	// ErrProtocol: the server's answer breaks JSON-RPC (ProtocolError).
+	ErrProtocol = mcperr.ErrProtocol
+	// ErrUnreachable: the session's first connection never reached its server (ConnectError).
+	ErrUnreachable = mcperr.ErrUnreachable
+	// ErrDuplicateName: Open or Connect with a name the engine already holds.
+	ErrDuplicateName = mcperr.ErrDuplicateName
 	// ErrUnknownSession: Engine.Session found no session of that name.
-	ErrUnknownSession error = &sentinel{"mcpengine: no session with this name", "unknown_session"}
+	ErrUnknownSession = mcperr.ErrUnknownSession
 	// ErrEngineClosed is returned by Connect and Open after Close.
-	ErrEngineClosed error = &sentinel{"mcpengine: engine closed", "engine_closed"}
+	ErrEngineClosed = mcperr.ErrEngineClosed
+	// ErrNotInProtocolVersion: the method does not exist in the negotiated version (MethodNotInVersionError).
+	ErrNotInProtocolVersion = mcperr.ErrNotInProtocolVersion
+	// ErrInputRequired: still input_required after MaxInputRounds rounds (InputRequiredError).
+	ErrInputRequired = mcperr.ErrInputRequired
+	// ErrNoInputHandler: no handler for a server's input request (InputRequestError).
+	ErrNoInputHandler = mcperr.ErrNoInputHandler
 	// ErrUnauthorized: the server requires authorization the engine could
 	// not obtain (a 401 a fresh authorization did not cure, a 403, refused
 	// metadata, a login that needs a user agent). Never retried.
@@ -70,32 +66,62 @@ var (
 // status and the reason. Whether the server ran the request is unknown.
 var ErrRequestFailed error = &messages.WireError{Code: transport.CodeRequestFailed, Message: "request failed"}
 
-// sentinel is the type of the sentinel errors: a message, and the class
-// telemetry and the load generator report as error.type.
-type sentinel struct{ msg, kind string }
-
-func (e *sentinel) Error() string { return e.msg }
-
-// ErrorType is the error's class (error.type in telemetry).
-func (e *sentinel) ErrorType() string { return e.kind }
-
 // SafeToRetry reports whether err guarantees that the request never left
-// the engine, so sending it again cannot run it twice on the server: it
-// was refused before the writer had it (ErrNotReady, ErrQueueFull,
-// ErrTooManyInFlight, a capability or protocol version that rules the
-// method out) or the server was never reached (ConnectError).
-func SafeToRetry(err error) bool {
-	switch {
-	case errors.Is(err, ErrNotReady), errors.Is(err, ErrQueueFull), errors.Is(err, ErrTooManyInFlight),
-		errors.Is(err, ErrCapabilityNotSupported):
-		return true
-	}
-	var s interface{ SafeToRetry() bool }
-	return errors.As(err, &s) && s.SafeToRetry()
-}
+// the engine, so sending it again cannot run it twice (see
+// mcperr.SafeToRetry).
+func SafeToRetry(err error) bool { return mcperr.SafeToRetry(err) }
 
-// URLElicitationRequiredError is a -32042 answer (2025-11-25): the request
-// can go on only once the user has completed the URL-mode elicitations it
-// lists (opened each URL). Sending the same request again afterwards may
-// succeed; SafeToRetry still says whether resending is safe.
-type URLElicitationRequiredError = messages.URLElicitationRequiredError
+// The typed errors; match with errors.As. See package mcperr for each
+// one's doc and fields.
+type (
+	// ConnectionLostError: the connection failed with the request pending; Cause is what killed it.
+	ConnectionLostError = mcperr.ConnectionLostError
+	// TimeoutError: no answer in time; matches ErrTimeout and context.DeadlineExceeded.
+	TimeoutError = mcperr.TimeoutError
+	// CapabilityError: the server's declared capabilities rule the request out; not sent.
+	CapabilityError = mcperr.CapabilityError
+	// VersionMismatchError: initialize answered a version the engine cannot speak; retried under the restart budget.
+	VersionMismatchError = mcperr.VersionMismatchError
+	// ConnectError: the session's first connection never reached its server; safe to retry.
+	ConnectError = mcperr.ConnectError
+	// ProtocolError: the request's answer arrived broken; matches ErrProtocol.
+	ProtocolError = mcperr.ProtocolError
+	// ClosedError: every call after the session closed for good; Cause says why.
+	ClosedError = mcperr.ClosedError
+	// ServerStderrError: a connection failure with the server's last stderr lines.
+	ServerStderrError = mcperr.ServerStderrError
+	// AuthRefusedError: the handshake got HTTP 401 or 403 and nothing cured it; matches ErrUnauthorized.
+	AuthRefusedError = mcperr.AuthRefusedError
+	// NoCommonVersionError: the server speaks none of the engine's versions; permanent.
+	NoCommonVersionError = mcperr.NoCommonVersionError
+	// NotModernError: a 2026-07-28 version was pinned and the server does not speak it; permanent.
+	NotModernError = mcperr.NotModernError
+	// MethodNotInVersionError: the method does not exist in the negotiated version; not sent.
+	MethodNotInVersionError = mcperr.MethodNotInVersionError
+	// InputRequiredError: still input_required after MaxInputRounds rounds; matches ErrInputRequired.
+	InputRequiredError = mcperr.InputRequiredError
+	// InputRequestError: an input request had no handler, or its handler failed.
+	InputRequestError = mcperr.InputRequestError
+)
+
+type (
+	// RPCError is a JSON-RPC error the server answered with. errors.Is
+	// matches it by code against messages.ErrMethodNotFound and the other
+	// messages.Err* sentinels.
+	RPCError = messages.WireError
+	// UnauthorizedError is an authorization failure: the HTTP status, the
+	// OAuth error code and the server's error_description, never a token.
+	UnauthorizedError = oauth.UnauthorizedError
+	// LocalResourceError: a request or dial failed because this process
+	// ran out of descriptors or buffer memory; errors.Is matches
+	// ErrLocalResources and the errno (syscall.EMFILE …). Counted in
+	// Stats.LocalResourceFailures and the
+	// mcpengine.client.local_resource_failures metric.
+	LocalResourceError = transport.LocalResourceError
+	// URLElicitationRequiredError is a -32042 answer (2025-11-25): the
+	// request can go on only once the user has completed the URL-mode
+	// elicitations it lists (opened each URL). Sending the same request
+	// again afterwards may succeed; SafeToRetry still says whether
+	// resending is safe.
+	URLElicitationRequiredError = messages.URLElicitationRequiredError
+)

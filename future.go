@@ -87,7 +87,7 @@ func (f *Future[T]) Result() (result T, ok bool, err error) {
 func (f *Future[T]) result(raw messages.RawMessage, err error) (T, error) {
 	if err != nil {
 		var zero T
-		return zero, publicError(err)
+		return zero, err
 	}
 	return f.decode(raw)
 }

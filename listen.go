@@ -2,65 +2,33 @@ package mcpengine
 
 import (
 	"github.com/mcpengine/mcpengine/actors"
+	"github.com/mcpengine/mcpengine/mcpstate"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
 // ListenPhase is where a 2026-07-28 session's subscriptions/listen
-// stands.
-type ListenPhase int
+// stands (see package mcpstate for each phase's doc).
+type ListenPhase = mcpstate.ListenPhase
 
 // The listen phases.
 const (
 	// ListenNone: no listen (handshake era, nothing asked for, not ready).
-	ListenNone ListenPhase = iota
+	ListenNone = mcpstate.ListenNone
 	// ListenOpening: the request is sent, not yet acknowledged.
-	ListenOpening
+	ListenOpening = mcpstate.ListenOpening
 	// ListenOpen: the server acknowledged ListenStatus.Acknowledged.
-	ListenOpen
-	// ListenEnded: the server ended the listen gracefully (it answered
-	// the request); not re-opened until the filter changes or the next
-	// connection.
-	ListenEnded
-	// ListenDropped: the stream was lost without an answer (Err says
-	// how); it is re-opened with backoff, or after the reconnect when the
-	// connection was lost.
-	ListenDropped
-	// ListenFailed: the server refused the request (Err, a JSON-RPC
-	// error); not retried until the filter changes or a reconnect.
-	ListenFailed
+	ListenOpen = mcpstate.ListenOpen
+	// ListenEnded: the server ended the listen gracefully.
+	ListenEnded = mcpstate.ListenEnded
+	// ListenDropped: the stream was lost without an answer; re-opened.
+	ListenDropped = mcpstate.ListenDropped
+	// ListenFailed: the server refused the request; not retried.
+	ListenFailed = mcpstate.ListenFailed
 )
 
-func (p ListenPhase) String() string {
-	switch p {
-	case ListenOpening:
-		return "opening"
-	case ListenOpen:
-		return "open"
-	case ListenEnded:
-		return "ended"
-	case ListenDropped:
-		return "dropped"
-	case ListenFailed:
-		return "failed"
-	}
-	return "none"
-}
-
 // ListenStatus is a snapshot of a 2026-07-28 session's
-// subscriptions/listen.
-type ListenStatus struct {
-	Phase ListenPhase
-	// Requested is the filter the engine asked for.
-	Requested messages.SubscriptionFilter
-	// Acknowledged is what the server agreed to honor (Phase ListenOpen;
-	// kept, for the record, once the stream ended).
-	Acknowledged *messages.SubscriptionFilter
-	// Opened counts the listen requests sent over the session's life,
-	// Drops the streams that ended without a result.
-	Opened, Drops int
-	// Err is why the stream dropped or failed.
-	Err error
-}
+// subscriptions/listen (see package mcpstate for its fields).
+type ListenStatus = mcpstate.ListenStatus
 
 // Listen returns the status of the session's subscriptions/listen
 // (2026-07-28; always ListenNone in the handshake era, which listens on
@@ -71,15 +39,7 @@ type ListenStatus struct {
 // resource subscription (Subscribe). Its notifications reach
 // OnNotification as in the handshake era.
 func (s *Session) Listen() (ListenStatus, <-chan struct{}) {
-	st, changed := s.sh.ListenStatus()
-	return ListenStatus{
-		Phase:        ListenPhase(st.Phase),
-		Requested:    st.Requested,
-		Acknowledged: st.Acknowledged,
-		Opened:       st.Opened,
-		Drops:        st.Drops,
-		Err:          publicError(st.Err),
-	}, changed
+	return s.sh.ListenStatus()
 }
 
 // Notification is a server notification (list_changed,

@@ -27,10 +27,10 @@ type Session struct {
 func (s *Session) Name() string { return s.name }
 
 // State is the current lifecycle state.
-func (s *Session) State() State { return publicState(s.sh.State()) }
+func (s *Session) State() State { return s.sh.State() }
 
 // LastError is the most recent connection failure, if any.
-func (s *Session) LastError() error { return publicError(s.sh.LastError()) }
+func (s *Session) LastError() error { return s.sh.LastError() }
 
 // WaitReady blocks until the session is ready, ctx ends, or the session
 // closes for good (then the close cause is returned).
@@ -60,7 +60,7 @@ func (s *Session) WaitReady(ctx context.Context) error {
 
 // readyOrClosed reports whether WaitReady is over, and with what.
 func (s *Session) readyOrClosed() (bool, error) {
-	switch publicState(s.sh.State()) {
+	switch s.sh.State() {
 	case StateReady:
 		return true, nil
 	case StateClosed:
@@ -79,7 +79,7 @@ func (e *waitError) Unwrap() []error { return []error{e.ctx, e.last} }
 // WatchState calls fn for every state change, in order, on the session's
 // callback dispatcher. It returns a function that stops the watch.
 func (s *Session) WatchState(fn func(StateChange)) (stop func()) {
-	return s.sh.WatchState(func(c actors.StateChange) { fn(publicStateChange(c)) })
+	return s.sh.WatchState(fn)
 }
 
 // OnNotification calls fn for every server notification except progress
@@ -144,7 +144,7 @@ func (s *Session) SetRoots(roots []messages.Root) { s.h.SetRoots(roots) }
 // ErrSessionClosed, the server is shut down (stdin closed, then SIGTERM,
 // then SIGKILL), all within ctx.
 func (s *Session) Close(ctx context.Context) error {
-	err := publicError(s.h.Close(ctx))
+	err := s.h.Close(ctx)
 	if serr := s.served.close(ctx); err == nil {
 		err = serr
 	}
@@ -154,5 +154,5 @@ func (s *Session) Close(ctx context.Context) error {
 
 // closedError is what a call gets once the session closed for good.
 func (s *Session) closedError() error {
-	return &ClosedError{Cause: publicError(s.sh.CloseErr())}
+	return &ClosedError{Cause: s.sh.CloseErr()}
 }

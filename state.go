@@ -1,74 +1,25 @@
 package mcpengine
 
-import (
-	"time"
+import "github.com/mcpengine/mcpengine/mcpstate"
 
-	"github.com/mcpengine/mcpengine/actors"
-)
+// State is a session's lifecycle state (see package mcpstate for its
+// diagram): connecting, initializing, ready, backoff, closed.
+type State = mcpstate.State
 
-// State is a session's lifecycle state:
-//
-//	connecting ──► initializing ──► ready ──► closed
-//	   │  ▲               │            │
-//	   │  └── backoff ◄───┴────────────┘
-//	   └──────────────────┴──► closed
-type State int32
-
-// The session states.
+// The session states (see package mcpstate).
 const (
 	// StateConnecting: dialing the transport (starting the subprocess).
-	StateConnecting State = iota
+	StateConnecting = mcpstate.StateConnecting
 	// StateInitializing: connected, handshake under way.
-	StateInitializing
+	StateInitializing = mcpstate.StateInitializing
 	// StateReady: requests flow.
-	StateReady
+	StateReady = mcpstate.StateReady
 	// StateBackoff: the connection failed; waiting before reconnecting.
-	StateBackoff
+	StateBackoff = mcpstate.StateBackoff
 	// StateClosed: closed for good (Close called, or a permanent failure).
-	StateClosed
+	StateClosed = mcpstate.StateClosed
 )
 
-func (s State) String() string {
-	switch s {
-	case StateConnecting:
-		return "connecting"
-	case StateInitializing:
-		return "initializing"
-	case StateReady:
-		return "ready"
-	case StateBackoff:
-		return "backoff"
-	case StateClosed:
-		return "closed"
-	}
-	return "unknown"
-}
-
 // StateChange is one transition, delivered to WatchState callbacks in
-// order.
-type StateChange struct {
-	From, To State
-	// Err is why the session left ready or initializing (nil otherwise).
-	Err error
-	// Attempt counts reconnect attempts in a row: since the last
-	// connection that stayed ready for the backoff policy's ResetAfter (a
-	// connection that dies sooner does not start the count over).
-	Attempt int
-	// At is when the session changed state (callbacks run later, on the
-	// session's dispatcher).
-	At time.Time
-}
-
-// publicState is the root's State of the actor's. The actor's states are
-// the same numbers (state_test.go checks it), so this is a conversion.
-func publicState(s actors.State) State { return State(s) }
-
-func publicStateChange(c actors.StateChange) StateChange {
-	return StateChange{
-		From:    publicState(c.From),
-		To:      publicState(c.To),
-		Err:     publicError(c.Err),
-		Attempt: c.Attempt,
-		At:      c.At,
-	}
-}
+// order (see package mcpstate for its fields).
+type StateChange = mcpstate.StateChange

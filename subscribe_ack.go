@@ -6,7 +6,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/mcpengine/mcpengine/actors"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -42,7 +41,7 @@ func (s *Session) awaitSubscribed(ctx context.Context, uri string) error {
 		select {
 		case <-changed:
 		case <-s.sh.Closed():
-			return publicError(s.sh.CloseErr())
+			return s.sh.CloseErr()
 		case <-ctx.Done():
 			return ctxEndedError(ctx, messages.MethodSubscriptionsListen)
 		case <-bound:
@@ -53,19 +52,19 @@ func (s *Session) awaitSubscribed(ctx context.Context, uri string) error {
 
 // subscriptionSettled reads a listen status for a subscription to uri:
 // done once the server answered a listen request whose filter holds uri.
-func subscriptionSettled(st actors.ListenStatus, uri string) (done bool, err error) {
+func subscriptionSettled(st ListenStatus, uri string) (done bool, err error) {
 	if !slices.Contains(st.Requested.ResourceSubscriptions, uri) {
 		return false, nil // the filter with uri is not sent yet
 	}
 	switch st.Phase {
-	case actors.ListenOpen:
+	case ListenOpen:
 		if st.Acknowledged != nil && slices.Contains(st.Acknowledged.ResourceSubscriptions, uri) {
 			return true, nil
 		}
 		return true, fmt.Errorf("%w: %s", ErrSubscriptionDeclined, uri)
-	case actors.ListenFailed:
-		return true, publicError(st.Err)
-	case actors.ListenEnded:
+	case ListenFailed:
+		return true, st.Err
+	case ListenEnded:
 		// Ended before its acknowledgement reached us: the server will
 		// send nothing more on it.
 		return true, fmt.Errorf("%w: %s (the server ended the listen)", ErrSubscriptionDeclined, uri)

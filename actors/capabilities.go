@@ -1,6 +1,10 @@
 package actors
 
-import "github.com/mcpengine/mcpengine/messages"
+import (
+	"github.com/mcpengine/mcpengine/messages"
+
+	"github.com/mcpengine/mcpengine/mcperr"
+)
 
 // checkCapability refuses, before it is sent, a request that the
 // negotiated protocol version does not have or that the server's declared
@@ -13,10 +17,10 @@ func checkCapability(method string, neg *Negotiated) error {
 		return nil
 	}
 	if !spec.InVersion(neg.ProtocolVersion) {
-		return &MethodNotInVersionError{Method: method, Version: neg.ProtocolVersion}
+		return &mcperr.MethodNotInVersionError{Method: method, Version: neg.ProtocolVersion}
 	}
 	if need := spec.NeedsCapability(neg.ProtocolVersion); need != "" && !neg.Capabilities.Has(need) {
-		return &CapabilityError{Method: method, Capability: need}
+		return &mcperr.CapabilityError{Method: method, Capability: need}
 	}
 	return nil
 }

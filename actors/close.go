@@ -2,13 +2,14 @@ package actors
 
 import (
 	"github.com/mcpengine/mcpengine/internal/protoactor/actor"
+	"github.com/mcpengine/mcpengine/mcpstate"
 )
 
 // onClose closes the session for good (if a permanent failure has not
 // already), shuts the connection down within the caller's ctx, and stops
 // the actor.
 func (a *sessionActor) onClose(ctx actor.Context, m *closeSession) {
-	if a.state != StateClosed {
+	if a.state != mcpstate.StateClosed {
 		a.closeForGood(nil)
 	}
 	a.dropConnection(m.ctx)

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcpengine/mcpengine/mcpstate"
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/supervisor"
 	"github.com/mcpengine/mcpengine/transport"
@@ -62,13 +63,13 @@ func runCrashLoop(t *testing.T, policy supervisor.Policy, connections int32) (at
 	sh = NewShared(sys, workers, SessionConfig{Name: "crash-loop", Dialer: diesAfterHandshake(connections, &dials, blocked), Settings: &Settings{Backoff: policy}})
 	var mu sync.Mutex
 	readies := 0
-	sh.WatchState(func(ch StateChange) {
+	sh.WatchState(func(ch mcpstate.StateChange) {
 		mu.Lock()
 		defer mu.Unlock()
 		switch ch.To {
-		case StateBackoff:
+		case mcpstate.StateBackoff:
 			attempts = append(attempts, ch.Attempt)
-		case StateReady:
+		case mcpstate.StateReady:
 			readies++
 		}
 	})

@@ -18,7 +18,8 @@
 //
 // This package is internal to the engine: it exports only what the root
 // package (github.com/mcpengine/mcpengine) needs, and its API carries no
-// compatibility promise; it may change in any release. Embedders use the
-// root package, which declares its own errors, states and stats and
-// translates the ones produced here at its boundary (errors_public.go).
+// compatibility promise; it may change in any release. The errors and
+// states it returns are declared once, in the leaf packages mcperr and
+// mcpstate, and reach embedders as they are through the root package,
+// which re-exports them under the same names.
 package actors

@@ -3,6 +3,7 @@ package actors
 import (
 	"errors"
 
+	"github.com/mcpengine/mcpengine/mcperr"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -107,7 +108,7 @@ func (h *LegacyHandshake) Accept(result messages.RawMessage) (Negotiated, error)
 		return Negotiated{}, errNoVersion
 	}
 	if !messages.IsSupportedVersion(r.ProtocolVersion) || (h.Strict && r.ProtocolVersion != h.offer()) {
-		return Negotiated{}, &VersionMismatchError{Offered: h.offer(), Answered: r.ProtocolVersion}
+		return Negotiated{}, &mcperr.VersionMismatchError{Offered: h.offer(), Answered: r.ProtocolVersion}
 	}
 	return Negotiated{
 		ProtocolVersion: r.ProtocolVersion,

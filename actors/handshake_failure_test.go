@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
+	"github.com/mcpengine/mcpengine/mcpstate"
 	"github.com/mcpengine/mcpengine/supervisor"
 	"github.com/mcpengine/mcpengine/telemetry"
 	"github.com/mcpengine/mcpengine/transport"
@@ -90,8 +91,8 @@ func TestConnectionLostDuringInitializeIsHandledOnce(t *testing.T) {
 	})
 	var attempts []int
 	var amu sync.Mutex
-	sh.WatchState(func(ch StateChange) {
-		if ch.To == StateBackoff {
+	sh.WatchState(func(ch mcpstate.StateChange) {
+		if ch.To == mcpstate.StateBackoff {
 			amu.Lock()
 			attempts = append(attempts, ch.Attempt)
 			amu.Unlock()

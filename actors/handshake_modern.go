@@ -3,9 +3,9 @@ package actors
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
+	"github.com/mcpengine/mcpengine/mcperr"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -96,53 +96,6 @@ func (h *EraHandshake) NewRun() Handshake { return &eraRun{EraHandshake: h} }
 
 func (h *EraHandshake) share(n *Negotiated) *Negotiated { return h.Cache.share(h.Key, n) }
 
-// NoCommonVersionError: the server speaks none of the versions the engine
-// does (or not the pinned one). It is permanent: reconnecting cannot
-// change either side's list.
-type NoCommonVersionError struct {
-	// Requested is the version the engine asked for; Supported the
-	// server's list.
-	Requested string
-	Supported []string
-	Cause     error
-}
-
-func (e *NoCommonVersionError) Error() string {
-	return fmt.Sprintf("mcpengine: no protocol version in common: asked for %s, the server supports %s (the engine speaks %s)",
-		e.Requested, strings.Join(e.Supported, ", "), strings.Join(messages.KnownVersions, ", "))
-}
-func (e *NoCommonVersionError) Unwrap() []error {
-	if e.Cause == nil {
-		return []error{ErrVersionMismatch}
-	}
-	return []error{ErrVersionMismatch, e.Cause}
-}
-
-// Permanent marks the error for supervisor.Classify: never retried.
-func (e *NoCommonVersionError) Permanent() bool { return true }
-
-// ErrorType is the error's error.type in telemetry.
-func (e *NoCommonVersionError) ErrorType() string { return "version_mismatch" }
-
-// NotModernError: a version of the stateless era was pinned and the
-// server does not speak that era (its answer to discover was not a modern
-// one). Permanent.
-type NotModernError struct {
-	Pinned string
-	Cause  error
-}
-
-func (e *NotModernError) Error() string {
-	return fmt.Sprintf("mcpengine: protocol %s was pinned and the server does not answer server/discover in it: %v", e.Pinned, e.Cause)
-}
-func (e *NotModernError) Unwrap() []error { return []error{ErrVersionMismatch, e.Cause} }
-
-// Permanent marks the error for supervisor.Classify: never retried.
-func (e *NotModernError) Permanent() bool { return true }
-
-// ErrorType is the error's error.type in telemetry.
-func (e *NotModernError) ErrorType() string { return "version_mismatch" }
-
 var errNotDiscoverResult = errors.New("the answer to server/discover lists no supportedVersions")
 
 // Begin implements SteppedHandshake.
@@ -187,7 +140,7 @@ func (h *eraRun) afterDiscover(result messages.RawMessage, err error) HandshakeS
 			return HandshakeStep{Err: err}
 		}
 		if h.Pin != "" {
-			return HandshakeStep{Err: &NotModernError{Pinned: h.Pin, Cause: err}}
+			return HandshakeStep{Err: &mcperr.NotModernError{Pinned: h.Pin, Cause: err}}
 		}
 		// Not a modern answer: a legacy server (or one that forgot the
 		// era it was cached with).
@@ -201,7 +154,7 @@ func (h *eraRun) afterDiscover(result messages.RawMessage, err error) HandshakeS
 		// Not a DiscoverResult (which must list versions): a legacy
 		// server that answers whatever it is asked.
 		if h.Pin != "" {
-			return HandshakeStep{Err: &NotModernError{Pinned: h.Pin, Cause: errNotDiscoverResult}}
+			return HandshakeStep{Err: &mcperr.NotModernError{Pinned: h.Pin, Cause: errNotDiscoverResult}}
 		}
 		h.Cache.Forget(h.Key, requested)
 		return h.initialize(messages.LatestVersion)
@@ -209,14 +162,14 @@ func (h *eraRun) afterDiscover(result messages.RawMessage, err error) HandshakeS
 	version := requested
 	if !containsVersion(r.SupportedVersions, requested) {
 		if h.Pin != "" {
-			return HandshakeStep{Err: &NoCommonVersionError{Requested: requested, Supported: r.SupportedVersions}}
+			return HandshakeStep{Err: &mcperr.NoCommonVersionError{Requested: requested, Supported: r.SupportedVersions}}
 		}
 		version = messages.NewestCommonVersion(r.SupportedVersions, true)
 		if version == "" {
 			if legacy := messages.NewestCommonVersion(r.SupportedVersions, false); legacy != "" {
 				return h.initialize(legacy)
 			}
-			return HandshakeStep{Err: &NoCommonVersionError{Requested: requested, Supported: r.SupportedVersions}}
+			return HandshakeStep{Err: &mcperr.NoCommonVersionError{Requested: requested, Supported: r.SupportedVersions}}
 		}
 	}
 	h.Cache.Put(h.Key, version)
@@ -260,7 +213,7 @@ func (h *eraRun) afterInitialize(result messages.RawMessage, err error) Handshak
 	lh := LegacyHandshake{ClientInfo: h.ClientInfo, Offer: offered, Strict: h.Strict && h.Pin != ""}
 	neg, err := lh.Accept(result)
 	if err != nil {
-		var vm *VersionMismatchError
+		var vm *mcperr.VersionMismatchError
 		if errors.As(err, &vm) && messages.IsModernVersion(vm.Answered) && h.Pin == "" {
 			// A server answering initialize with a stateless version
 			// speaks that era: ask it there.
@@ -276,7 +229,7 @@ func (h *eraRun) afterInitialize(result messages.RawMessage, err error) Handshak
 // moveTo follows a -32022: the newest listed version the engine speaks,
 // modern first, unless it is the one just refused or a version is pinned.
 func (h *eraRun) moveTo(requested string, uv *messages.UnsupportedVersionError) HandshakeStep {
-	fail := HandshakeStep{Err: &NoCommonVersionError{Requested: requested, Supported: uv.Supported, Cause: uv}}
+	fail := HandshakeStep{Err: &mcperr.NoCommonVersionError{Requested: requested, Supported: uv.Supported, Cause: uv}}
 	if h.Pin != "" {
 		return fail
 	}
@@ -382,25 +335,3 @@ func (h *eraRun) Completed() (string, bool) {
 	}
 	return "", false
 }
-
-// ErrNotInProtocolVersion: the method does not exist in the session's
-// protocol version (ping, resources/subscribe, logging/setLevel in the
-// stateless era). The request was not sent.
-var ErrNotInProtocolVersion error = &sentinel{"mcpengine: method does not exist in the negotiated protocol version", "not_in_protocol_version"}
-
-// MethodNotInVersionError reports a request refused before sending
-// because its method does not exist in the negotiated version.
-type MethodNotInVersionError struct {
-	Method, Version string
-}
-
-func (e *MethodNotInVersionError) Error() string {
-	return fmt.Sprintf("mcpengine: %s does not exist in protocol version %s", e.Method, e.Version)
-}
-func (e *MethodNotInVersionError) Is(target error) bool { return target == ErrNotInProtocolVersion }
-
-// SafeToRetry: the request never left the engine.
-func (e *MethodNotInVersionError) SafeToRetry() bool { return true }
-
-// ErrorType is the error's error.type in telemetry.
-func (e *MethodNotInVersionError) ErrorType() string { return "not_in_protocol_version" }

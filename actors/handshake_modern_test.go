@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/mcpengine/mcpengine/mcperr"
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/supervisor"
 	"github.com/mcpengine/mcpengine/transport"
@@ -54,7 +55,7 @@ func TestEraHandshakeProbesThenSettlesOnTheServersEra(t *testing.T) {
 		{"invalid params", &messages.WireError{Code: messages.CodeInvalidParams, Message: "no such thing before initialize"}},
 		{"HTTP 400 without a modern error", requestFailed(400)},
 		{"HTTP 404", requestFailed(404)},
-		{"no answer in time", &TimeoutError{Method: messages.MethodServerDiscover, After: time.Second}},
+		{"no answer in time", &mcperr.TimeoutError{Method: messages.MethodServerDiscover, After: time.Second}},
 	}
 	for _, c := range notModern {
 		t.Run("legacy: "+c.name, func(t *testing.T) {
@@ -127,18 +128,18 @@ func TestEraHandshakeFollowsUnsupportedVersionErrors(t *testing.T) {
 		h := (&EraHandshake{}).NewRun().(*eraRun)
 		offered(t, h.Begin(messages.ClientCapabilities{}))
 		st := h.Step(nil, unsupported("2099-01-01"))
-		var nc *NoCommonVersionError
+		var nc *mcperr.NoCommonVersionError
 		require.ErrorAs(t, st.Err, &nc)
 		assert.Equal(t, []string{"2099-01-01"}, nc.Supported)
 		assert.Equal(t, supervisor.Permanent, supervisor.Classify(st.Err))
-		assert.ErrorIs(t, st.Err, ErrVersionMismatch)
+		assert.ErrorIs(t, st.Err, mcperr.ErrVersionMismatch)
 		assert.ErrorIs(t, st.Err, messages.ErrUnsupportedProtocolVersion)
 	})
 	t.Run("the same version refused again: permanent, no loop", func(t *testing.T) {
 		h := (&EraHandshake{}).NewRun().(*eraRun)
 		offered(t, h.Begin(messages.ClientCapabilities{}))
 		st := h.Step(nil, unsupported("2026-07-28"))
-		var nc *NoCommonVersionError
+		var nc *mcperr.NoCommonVersionError
 		require.ErrorAs(t, st.Err, &nc)
 	})
 }
@@ -150,7 +151,7 @@ func TestEraHandshakePinsAndModernRefusals(t *testing.T) {
 		assert.Equal(t, "discover 2026-07-28", offered(t, st))
 		assert.Zero(t, st.Timeout, "a pinned era is not a probe")
 		st = h.Step(nil, messages.ErrMethodNotFound)
-		var nm *NotModernError
+		var nm *mcperr.NotModernError
 		require.ErrorAs(t, st.Err, &nm)
 		assert.Equal(t, supervisor.Permanent, supervisor.Classify(st.Err))
 	})
@@ -158,7 +159,7 @@ func TestEraHandshakePinsAndModernRefusals(t *testing.T) {
 		h := (&EraHandshake{Pin: messages.Version20250326, Strict: true}).NewRun().(*eraRun)
 		assert.Equal(t, "initialize 2025-03-26", offered(t, h.Begin(messages.ClientCapabilities{})))
 		st := h.Step(initResult(messages.Version20251125), nil)
-		require.ErrorIs(t, st.Err, ErrVersionMismatch)
+		require.ErrorIs(t, st.Err, mcperr.ErrVersionMismatch)
 		st = h.Step(nil, unsupported("2026-07-28"))
 		require.Error(t, st.Err, "a pin does not move")
 	})

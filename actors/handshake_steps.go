@@ -3,6 +3,7 @@ package actors
 import (
 	"context"
 
+	"github.com/mcpengine/mcpengine/mcpstate"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -46,7 +47,7 @@ func (a *sessionActor) handshakeStep(hs SteppedHandshake, st HandshakeStep) {
 	c.Span, c.Params = a.sh.cfg.Telemetry.StartCall(context.Background(), a.sh.cfg.peer(), version, a.transportSessionID(), st.Method, raw)
 	epoch := a.conn.epoch
 	c.onDone = func(a *sessionActor, result messages.RawMessage, err error) {
-		if a.conn == nil || a.conn.epoch != epoch || a.state != StateInitializing {
+		if a.conn == nil || a.conn.epoch != epoch || a.state != mcpstate.StateInitializing {
 			return
 		}
 		a.handshakeStep(hs, hs.Step(result, err))

@@ -8,6 +8,8 @@ import (
 
 	"github.com/mcpengine/mcpengine/internal/protoactor/actor"
 
+	"github.com/mcpengine/mcpengine/mcperr"
+	"github.com/mcpengine/mcpengine/mcpstate"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -84,7 +86,7 @@ func (a *sessionActor) onBrokenAnswer(id messages.ID, reason string) {
 		return
 	}
 	a.forget(n)
-	c.finish(a, nil, &ProtocolError{Method: c.Method, Reason: reason})
+	c.finish(a, nil, &mcperr.ProtocolError{Method: c.Method, Reason: reason})
 }
 
 func (a *sessionActor) onNotification(msg *messages.Message) {
@@ -274,7 +276,7 @@ func (a *sessionActor) onSetRoots(m *setRoots) {
 	a.sh.actorOnly.roots = append([]rootEntry{}, m.roots...)
 	// The stateless era has no client notifications: a server asks for
 	// roots in each request's input requests instead.
-	if neg := a.sh.facts.negotiated.Load(); a.state == StateReady && (neg == nil || !neg.Modern()) {
+	if neg := a.sh.facts.negotiated.Load(); a.state == mcpstate.StateReady && (neg == nil || !neg.Modern()) {
 		a.writeNotification(messages.NotificationRootsListChanged, nil)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/mcpengine/mcpengine/mcperr"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -52,11 +53,11 @@ type inputAnswer struct {
 func (a *sessionActor) startInputRound(c *Call, result messages.RawMessage) {
 	var ir messages.InputRequiredResult
 	if err := messages.Unmarshal(result, &ir); err != nil {
-		c.finish(a, nil, &ProtocolError{Method: c.Method, Reason: "malformed input_required result: " + err.Error()})
+		c.finish(a, nil, &mcperr.ProtocolError{Method: c.Method, Reason: "malformed input_required result: " + err.Error()})
 		return
 	}
 	if len(ir.InputRequests) == 0 && ir.RequestState == "" {
-		c.finish(a, nil, &ProtocolError{Method: c.Method, Reason: "an input_required result with neither inputRequests nor requestState"})
+		c.finish(a, nil, &mcperr.ProtocolError{Method: c.Method, Reason: "an input_required result with neither inputRequests nor requestState"})
 		return
 	}
 	r := a.roundsOf(c)
@@ -72,7 +73,7 @@ func (a *sessionActor) startInputRound(c *Call, result messages.RawMessage) {
 		methods[key] = req.Method
 	}
 	if r.n == MaxInputRounds {
-		c.finish(a, nil, &InputRequiredError{Method: c.Method, Rounds: r.n, Requests: methods, Result: result})
+		c.finish(a, nil, &mcperr.InputRequiredError{Method: c.Method, Rounds: r.n, Requests: methods, Result: result})
 		return
 	}
 	r.n++
@@ -91,7 +92,7 @@ func (a *sessionActor) startInputRound(c *Call, result messages.RawMessage) {
 		h, static, err := a.inputHandler(req.Method)
 		switch {
 		case err != nil:
-			c.finish(a, nil, &InputRequestError{Method: c.Method, Key: key, Request: req.Method, Err: err})
+			c.finish(a, nil, &mcperr.InputRequestError{Method: c.Method, Key: key, Request: req.Method, Err: err})
 			return
 		case h != nil:
 			handlers[key] = h
@@ -141,7 +142,7 @@ func (a *sessionActor) inputHandler(method string) (ServerRequestHandler, messag
 		}
 	}
 	if h == nil {
-		return nil, nil, ErrNoInputHandler
+		return nil, nil, mcperr.ErrNoInputHandler
 	}
 	return h, nil, nil
 }
@@ -164,7 +165,7 @@ func (a *sessionActor) onInputAnswer(m *serverReplyReady) {
 		a.sh.stats.Timeouts.Add(1)
 		c.finish(a, nil, a.timeoutError(c))
 	case err != nil:
-		c.finish(a, nil, &InputRequestError{Method: c.Method, Key: in.key, Request: m.method, Err: err})
+		c.finish(a, nil, &mcperr.InputRequestError{Method: c.Method, Key: in.key, Request: m.method, Err: err})
 	default:
 		r.responses[in.key] = raw
 		if r.waiting--; r.waiting == 0 {

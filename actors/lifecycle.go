@@ -7,6 +7,8 @@ import (
 
 	"github.com/mcpengine/mcpengine/internal/protoactor/actor"
 
+	"github.com/mcpengine/mcpengine/mcperr"
+	"github.com/mcpengine/mcpengine/mcpstate"
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/supervisor"
 	"github.com/mcpengine/mcpengine/telemetry"
@@ -18,7 +20,7 @@ import (
 func (a *sessionActor) startConnecting() {
 	a.sh.actorOnly.epoch++
 	epoch := a.sh.actorOnly.epoch
-	a.setState(StateConnecting, nil)
+	a.setState(mcpstate.StateConnecting, nil)
 	a.endBackoff(nil)
 	a.connectSpan = a.sh.cfg.Telemetry.StartPhase(telemetry.SpanConnect, a.sh.cfg.peer())
 	dctx, cancel := context.WithTimeout(context.Background(), a.sh.cfg.InitTimeout)
@@ -49,7 +51,7 @@ func (a *sessionActor) startConnecting() {
 func dialTaken(m *dialed, sh *Shared) bool {
 	for {
 		changed := sh.StateChanged()
-		if sh.State() == StateClosed {
+		if sh.State() == mcpstate.StateClosed {
 			select {
 			case taken := <-m.taken:
 				return taken
@@ -79,7 +81,7 @@ func (a *sessionActor) onDialed(ctx actor.Context, m *dialed) {
 		a.dialCancel()
 		a.dialCancel = nil
 	}
-	if m.epoch != a.sh.actorOnly.epoch || a.state != StateConnecting {
+	if m.epoch != a.sh.actorOnly.epoch || a.state != mcpstate.StateConnecting {
 		// A dial that finished after Close or a newer attempt: its
 		// goroutine closes the connection.
 		m.taken <- false
@@ -112,7 +114,7 @@ func (a *sessionActor) onDialed(ctx actor.Context, m *dialed) {
 		// kicks it in case the turn was free).
 		go c.reader.run()
 	}
-	a.setState(StateInitializing, nil)
+	a.setState(mcpstate.StateInitializing, nil)
 	a.beginHandshake()
 }
 
@@ -171,7 +173,7 @@ func (a *sessionActor) becomeReady(neg Negotiated) {
 	// over only when a connection stayed ready long enough
 	// (connectionFailed, supervisor.Policy.ResetAfter).
 	a.readySince = monoNow()
-	a.setState(StateReady, nil)
+	a.setState(mcpstate.StateReady, nil)
 	// The connection learns whether to listen before the handshake's last
 	// notification is written: Streamable HTTP holds that notification
 	// until its GET stream is open, so a list change the server sends
@@ -228,13 +230,13 @@ func (a *sessionActor) replaySessionState() {
 // on any failure: fail what was sent, drop the connection, then back off or
 // close for good as the supervisor's classification says.
 func (a *sessionActor) connectionFailed(err error) {
-	if a.state == StateClosed {
+	if a.state == mcpstate.StateClosed {
 		return
 	}
 	// The failure is handled here, once: the handshake in flight, failed
 	// below with the others, must not report it a second time.
 	a.handshake = nil
-	if a.state == StateInitializing {
+	if a.state == mcpstate.StateInitializing {
 		if ae := authRefused(err); ae != nil {
 			err = ae // the same credentials would be refused again
 		}
@@ -243,7 +245,7 @@ func (a *sessionActor) connectionFailed(err error) {
 		err = withServerStderr(err, a.conn.conn)
 	}
 	a.sh.cfg.Logger.Debug("connection failed", slog.String("session", a.sh.name), slog.Any("error", err))
-	a.failInFlight(&ConnectionLostError{Cause: err})
+	a.failInFlight(&mcperr.ConnectionLostError{Cause: err})
 	var readyFor time.Duration
 	if a.readySince != 0 {
 		readyFor = monoNow() - a.readySince
@@ -283,7 +285,7 @@ func (a *sessionActor) retryLater(err error) {
 	}
 	a.sh.stats.Restarts.Add(1)
 	a.backoffSpan = a.sh.cfg.Telemetry.Backoff(a.sh.cfg.peer(), err, a.restartAttempts(), delay)
-	a.setState(StateBackoff, err)
+	a.setState(mcpstate.StateBackoff, err)
 	epoch := a.sh.actorOnly.epoch
 	sched, self := a.sh.sched, a.self
 	if a.retryTimer != nil {
@@ -344,8 +346,8 @@ func (a *sessionActor) closeForGood(cause error) {
 	a.sessionEnded(cause)
 	a.endPhases(cause)
 	a.sh.facts.closeErr = cause
-	a.failInFlight(&ClosedError{Cause: cause})
-	a.failQueue(&ClosedError{Cause: cause})
-	a.setState(StateClosed, cause)
+	a.failInFlight(&mcperr.ClosedError{Cause: cause})
+	a.failQueue(&mcperr.ClosedError{Cause: cause})
+	a.setState(mcpstate.StateClosed, cause)
 	a.sh.markClosed()
 }

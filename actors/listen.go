@@ -8,6 +8,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mcpengine/mcpengine/mcperr"
+	"github.com/mcpengine/mcpengine/mcpstate"
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/supervisor"
 	"github.com/mcpengine/mcpengine/transport"
@@ -23,59 +25,6 @@ import (
 // connection or a change of the filter. The request has no deadline (the
 // sweep skips it) and costs no goroutine: on stdio it is one entry of the
 // pending map, read by the connection's reader like any answer.
-
-// ListenPhase is where a session's listen stream stands.
-type ListenPhase int
-
-// The listen phases.
-const (
-	// ListenNone: no listen (legacy era, nothing asked for, not ready).
-	ListenNone ListenPhase = iota
-	// ListenOpening: the request is sent, not yet acknowledged.
-	ListenOpening
-	// ListenOpen: the server acknowledged Acknowledged.
-	ListenOpen
-	// ListenEnded: the server ended the stream gracefully (its result).
-	ListenEnded
-	// ListenDropped: the stream ended without a result (Err says how); it
-	// is re-opened with backoff, or after the reconnect when the
-	// connection was lost.
-	ListenDropped
-	// ListenFailed: the server refused the request (Err, a JSON-RPC
-	// error); not retried until the filter changes or a reconnect.
-	ListenFailed
-)
-
-func (p ListenPhase) String() string {
-	switch p {
-	case ListenOpening:
-		return "opening"
-	case ListenOpen:
-		return "open"
-	case ListenEnded:
-		return "ended"
-	case ListenDropped:
-		return "dropped"
-	case ListenFailed:
-		return "failed"
-	}
-	return "none"
-}
-
-// ListenStatus is a snapshot of a session's listen stream.
-type ListenStatus struct {
-	Phase ListenPhase
-	// Requested is the filter the engine asked for.
-	Requested messages.SubscriptionFilter
-	// Acknowledged is what the server agreed to honor (Phase ListenOpen;
-	// kept, for the record, once the stream ended).
-	Acknowledged *messages.SubscriptionFilter
-	// Opened counts the listen requests sent over the session's life,
-	// Drops the streams that ended without a result.
-	Opened, Drops int
-	// Err is why the stream dropped or failed.
-	Err error
-}
 
 // noTimeout as the Timeout of one of the actor's own calls: the request
 // has no deadline. A caller's Timeout (WithTimeout) never means that.
@@ -94,7 +43,7 @@ type refreshListen struct{}
 // listenShared is the listen's state readable from any goroutine.
 type listenShared struct {
 	mu      sync.Mutex
-	status  ListenStatus
+	status  mcpstate.ListenStatus
 	changed chan struct{} // closed and replaced on every change
 }
 
@@ -113,7 +62,7 @@ func (sh *Shared) listenOf() *listenShared {
 
 // ListenStatus returns the listen stream's current status and a channel
 // closed at its next change.
-func (sh *Shared) ListenStatus() (ListenStatus, <-chan struct{}) {
+func (sh *Shared) ListenStatus() (mcpstate.ListenStatus, <-chan struct{}) {
 	l := sh.listenOf()
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -123,7 +72,7 @@ func (sh *Shared) ListenStatus() (ListenStatus, <-chan struct{}) {
 	return l.status, l.changed
 }
 
-func (sh *Shared) setListen(fn func(*ListenStatus)) {
+func (sh *Shared) setListen(fn func(*mcpstate.ListenStatus)) {
 	l := sh.listenOf()
 	l.mu.Lock()
 	fn(&l.status)
@@ -173,14 +122,14 @@ func sameFilter(a, b *messages.SubscriptionFilter) bool {
 // what the embedder asks for. A no-op outside a ready 2026-07-28 session.
 func (a *sessionActor) refreshListen() {
 	neg := a.sh.facts.negotiated.Load()
-	if a.state != StateReady || a.conn == nil || neg == nil || !neg.Modern() {
+	if a.state != mcpstate.StateReady || a.conn == nil || neg == nil || !neg.Modern() {
 		return
 	}
 	want := a.listenWanted(neg)
 	if a.listen == nil {
 		if want.Empty() { // never listened here, nothing asked for
 			if a.sh.listen.Load() != nil { // a status a panicked instance left
-				a.sh.setListen(func(s *ListenStatus) { *s = ListenStatus{Opened: s.Opened, Drops: s.Drops} })
+				a.sh.setListen(func(s *mcpstate.ListenStatus) { *s = mcpstate.ListenStatus{Opened: s.Opened, Drops: s.Drops} })
 			}
 			return
 		}
@@ -198,7 +147,7 @@ func (a *sessionActor) refreshListen() {
 	l.want = want
 	if want.Empty() {
 		if a.sh.listen.Load() != nil { // a session that never listened has nothing to reset
-			a.sh.setListen(func(s *ListenStatus) { *s = ListenStatus{Opened: s.Opened, Drops: s.Drops} })
+			a.sh.setListen(func(s *mcpstate.ListenStatus) { *s = mcpstate.ListenStatus{Opened: s.Opened, Drops: s.Drops} })
 		}
 		return
 	}
@@ -219,8 +168,8 @@ func (a *sessionActor) openListen() {
 	c.onDone = func(a *sessionActor, _ messages.RawMessage, err error) { a.listenDone(c, err) }
 	l.call = c
 	want := l.want
-	a.sh.setListen(func(s *ListenStatus) {
-		*s = ListenStatus{Phase: ListenOpening, Requested: want, Opened: s.Opened + 1, Drops: s.Drops}
+	a.sh.setListen(func(s *mcpstate.ListenStatus) {
+		*s = mcpstate.ListenStatus{Phase: mcpstate.ListenOpening, Requested: want, Opened: s.Opened + 1, Drops: s.Drops}
 	})
 	a.transmit(c)
 }
@@ -255,17 +204,17 @@ func (a *sessionActor) listenDone(c *Call, err error) {
 	switch {
 	case err == nil:
 		l.ended = true
-		a.sh.setListen(func(s *ListenStatus) { s.Phase, s.Err = ListenEnded, nil })
+		a.sh.setListen(func(s *mcpstate.ListenStatus) { s.Phase, s.Err = mcpstate.ListenEnded, nil })
 	case errors.As(err, &wire) && wire.Code != transport.CodeRequestFailed:
 		// The server refused it (a transport's failure of the one
 		// request, CodeRequestFailed, is a drop).
 		l.ended = true
-		a.sh.setListen(func(s *ListenStatus) { s.Phase, s.Err = ListenFailed, err })
+		a.sh.setListen(func(s *mcpstate.ListenStatus) { s.Phase, s.Err = mcpstate.ListenFailed, err })
 	default:
-		a.sh.setListen(func(s *ListenStatus) { s.Phase, s.Err, s.Drops = ListenDropped, err, s.Drops+1 })
-		var lost *ConnectionLostError
-		var closed *ClosedError
-		if errors.As(err, &lost) || errors.As(err, &closed) || a.state != StateReady {
+		a.sh.setListen(func(s *mcpstate.ListenStatus) { s.Phase, s.Err, s.Drops = mcpstate.ListenDropped, err, s.Drops+1 })
+		var lost *mcperr.ConnectionLostError
+		var closed *mcperr.ClosedError
+		if errors.As(err, &lost) || errors.As(err, &closed) || a.state != mcpstate.StateReady {
 			return // re-opened when ready again
 		}
 		l.failures++
@@ -322,5 +271,5 @@ func (a *sessionActor) onListenAck(params messages.RawMessage) {
 	}
 	a.listen.failures = 0
 	ack := p.Notifications
-	a.sh.setListen(func(s *ListenStatus) { s.Phase, s.Acknowledged, s.Err = ListenOpen, &ack, nil })
+	a.sh.setListen(func(s *mcpstate.ListenStatus) { s.Phase, s.Acknowledged, s.Err = mcpstate.ListenOpen, &ack, nil })
 }

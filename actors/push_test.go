@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpengine/mcpengine/demoserver"
+	"github.com/mcpengine/mcpengine/mcpstate"
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/transport"
 	"github.com/mcpengine/mcpengine/transport/memory"
@@ -143,7 +144,7 @@ func TestPushConnectionRunsWithoutReaderAndLearnsTheSession(t *testing.T) {
 	restarts := h.Shared().Stats().Restarts.Load()
 	first.failNext <- transport.ErrSessionExpired
 	deadline := time.After(10 * time.Second)
-	for h.Shared().Stats().Restarts.Load() == restarts || h.Shared().State() != StateReady {
+	for h.Shared().Stats().Restarts.Load() == restarts || h.Shared().State() != mcpstate.StateReady {
 		select {
 		case <-h.Shared().StateChanged():
 		case <-deadline:

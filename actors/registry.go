@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mcpengine/mcpengine/internal/protoactor/actor"
+	"github.com/mcpengine/mcpengine/mcperr"
 )
 
 // NewSystem returns an actor system whose logger is silent unless the
@@ -90,9 +91,6 @@ func NewRegistry(sys *actor.ActorSystem) *Registry {
 	return &Registry{sys: sys, pid: sys.Root.Spawn(props)}
 }
 
-// ErrDuplicateName is returned when a session name is already taken.
-var ErrDuplicateName = errors.New("mcpengine: a session with this name already exists")
-
 // Spawn starts a session actor for sh and returns its handle. When ctx
 // ends first, the session is not started; if the registry was already
 // starting it, Spawn waits the moment that takes and returns the handle
@@ -110,7 +108,7 @@ func (r *Registry) Spawn(ctx context.Context, sh *Shared) (*Handle, error) {
 		res = <-m.reply // claimed: the registry is spawning it now
 	}
 	if errors.Is(res.err, actor.ErrNameExists) {
-		return nil, ErrDuplicateName
+		return nil, mcperr.ErrDuplicateName
 	}
 	if res.err != nil {
 		return nil, res.err

@@ -5,6 +5,8 @@ import (
 
 	"github.com/mcpengine/mcpengine/internal/protoactor/actor"
 
+	"github.com/mcpengine/mcpengine/mcperr"
+	"github.com/mcpengine/mcpengine/mcpstate"
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/transport"
 )
@@ -14,17 +16,17 @@ import (
 func (a *sessionActor) onCall(_ actor.Context, c *Call) {
 	a.sh.stats.Requests.Add(1)
 	switch a.state {
-	case StateReady:
+	case mcpstate.StateReady:
 		a.transmit(c)
-	case StateClosed:
-		c.finish(a, nil, &ClosedError{Cause: a.sh.facts.closeErr})
+	case mcpstate.StateClosed:
+		c.finish(a, nil, &mcperr.ClosedError{Cause: a.sh.facts.closeErr})
 	default:
 		if c.FailFast {
-			c.finish(a, nil, ErrNotReady)
+			c.finish(a, nil, mcperr.ErrNotReady)
 			return
 		}
 		if len(a.queue) >= a.sh.cfg.QueueLimit {
-			c.finish(a, nil, ErrQueueFull)
+			c.finish(a, nil, mcperr.ErrQueueFull)
 			return
 		}
 		if a.roundsOf(c) == nil { // a call's rounds keep its first deadline
@@ -45,15 +47,15 @@ func (a *sessionActor) timeoutFor(c *Call) time.Duration {
 
 // timeoutError says which limit ran out: the caller's own deadline (its
 // ctx) or the request timeout.
-func (a *sessionActor) timeoutError(c *Call) *TimeoutError {
+func (a *sessionActor) timeoutError(c *Call) *mcperr.TimeoutError {
 	if !c.Deadline.IsZero() && (c.deadline.IsZero() || !c.deadline.Before(c.Deadline)) {
-		e := &TimeoutError{Method: c.Method, CallerDeadline: true}
+		e := &mcperr.TimeoutError{Method: c.Method, CallerDeadline: true}
 		if !c.sentAt.IsZero() {
 			e.After = c.Deadline.Sub(c.sentAt).Round(time.Millisecond)
 		}
 		return e
 	}
-	return &TimeoutError{Method: c.Method, After: a.timeoutFor(c)}
+	return &mcperr.TimeoutError{Method: c.Method, After: a.timeoutFor(c)}
 }
 
 func (a *sessionActor) deadlineFor(c *Call, now time.Time) time.Time {
@@ -83,7 +85,7 @@ func (a *sessionActor) transmit(c *Call) {
 			meta = neg.RequestMeta
 		}
 		if a.pending.len() >= a.sh.cfg.MaxInFlight {
-			c.finish(a, nil, ErrTooManyInFlight)
+			c.finish(a, nil, mcperr.ErrTooManyInFlight)
 			return
 		}
 	} else if c.Method == messages.MethodSubscriptionsListen {
@@ -189,8 +191,8 @@ func (a *sessionActor) writeError(id messages.ID, e *messages.WireError) {
 }
 
 func (a *sessionActor) onNotify(n *Notify) {
-	if a.state != StateReady || a.conn == nil {
-		n.Err = ErrNotReady
+	if a.state != mcpstate.StateReady || a.conn == nil {
+		n.Err = mcperr.ErrNotReady
 	} else {
 		a.writeNotification(n.Method, n.Params)
 	}

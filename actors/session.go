@@ -7,6 +7,8 @@ import (
 
 	"github.com/mcpengine/mcpengine/internal/protoactor/actor"
 
+	"github.com/mcpengine/mcpengine/mcperr"
+	"github.com/mcpengine/mcpengine/mcpstate"
 	"github.com/mcpengine/mcpengine/supervisor"
 	"github.com/mcpengine/mcpengine/telemetry"
 	"github.com/mcpengine/mcpengine/transport"
@@ -25,7 +27,7 @@ import (
 type sessionActor struct {
 	sh        *Shared
 	self      *actor.PID
-	state     State
+	state     mcpstate.State
 	conn      *connection
 	restarter *supervisor.Restarter // made at the first failure (restarts)
 
@@ -109,7 +111,7 @@ func (a *sessionActor) Receive(ctx actor.Context) {
 	case *dialed:
 		a.onDialed(ctx, m)
 	case *retryNow:
-		if a.state == StateBackoff && m.epoch == a.sh.actorOnly.epoch {
+		if a.state == mcpstate.StateBackoff && m.epoch == a.sh.actorOnly.epoch {
 			a.startConnecting()
 		}
 	case *serverReplyReady:
@@ -138,7 +140,7 @@ func (a *sessionActor) Receive(ctx actor.Context) {
 		a.onClose(ctx, m)
 	case *actor.Started:
 		a.self = ctx.Self()
-		a.state = State(a.sh.facts.state.Load())
+		a.state = mcpstate.State(a.sh.facts.state.Load())
 		a.startConnecting()
 	case *actor.Restarting:
 		// The old instance, after a panic: nobody may be left waiting on
@@ -147,8 +149,8 @@ func (a *sessionActor) Receive(ctx actor.Context) {
 		a.sh.cfg.Telemetry.Restart(a.sh.cfg.peer(), errRestarted)
 		a.endPhases(errRestarted)
 		a.handshake = nil
-		a.failInFlight(&ConnectionLostError{Cause: fmt.Errorf("session actor restarted after a panic")})
-		a.failQueue(&ConnectionLostError{Cause: fmt.Errorf("session actor restarted after a panic")})
+		a.failInFlight(&mcperr.ConnectionLostError{Cause: fmt.Errorf("session actor restarted after a panic")})
+		a.failQueue(&mcperr.ConnectionLostError{Cause: fmt.Errorf("session actor restarted after a panic")})
 		a.dropConnection(context.Background())
 		a.stopTimers()
 	case *actor.Stopping:
@@ -156,13 +158,13 @@ func (a *sessionActor) Receive(ctx actor.Context) {
 	}
 }
 
-func (a *sessionActor) setState(to State, err error) {
+func (a *sessionActor) setState(to mcpstate.State, err error) {
 	from := a.state
 	if from == to && err == nil {
 		return
 	}
 	a.state = to
-	a.sh.publishState(StateChange{From: from, To: to, Err: err, Attempt: a.restartAttempts(), At: time.Now()})
+	a.sh.publishState(mcpstate.StateChange{From: from, To: to, Err: err, Attempt: a.restartAttempts(), At: time.Now()})
 }
 
 func (a *sessionActor) stopTimers() {

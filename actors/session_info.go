@@ -1,6 +1,10 @@
 package actors
 
-import "github.com/mcpengine/mcpengine/transport"
+import (
+	"github.com/mcpengine/mcpengine/transport"
+
+	"github.com/mcpengine/mcpengine/mcpstate"
+)
 
 // tellConnection passes what the handshake learned to a connection that
 // needs it (Streamable HTTP: the MCP-Protocol-Version header, and whether
@@ -10,7 +14,7 @@ import "github.com/mcpengine/mcpengine/transport"
 // resource subscriptions changes and when a notification handler is added
 // or removed; the connection dedupes repeats.
 func (a *sessionActor) tellConnection() {
-	if a.conn == nil || a.state != StateReady {
+	if a.conn == nil || a.state != mcpstate.StateReady {
 		return
 	}
 	aware, ok := a.conn.conn.(transport.SessionAware)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/mcpengine/mcpengine/internal/protoactor/actor"
+	"github.com/mcpengine/mcpengine/mcpstate"
 )
 
 // Shared is the part of a session that outlives any one actor instance.
@@ -146,7 +147,7 @@ func NewShared(sys *actor.ActorSystem, workers *WorkerPool, cfg SessionConfig) *
 func (sh *Shared) Name() string { return sh.name }
 
 // State is the current state.
-func (sh *Shared) State() State { return State(sh.facts.state.Load()) }
+func (sh *Shared) State() mcpstate.State { return mcpstate.State(sh.facts.state.Load()) }
 
 // StateChanged returns a channel closed at the next state change.
 func (sh *Shared) StateChanged() <-chan struct{} {

@@ -3,20 +3,9 @@ package actors
 import (
 	"bytes"
 
+	"github.com/mcpengine/mcpengine/mcperr"
 	"github.com/mcpengine/mcpengine/transport"
 )
-
-// ServerStderrError is a connection failure together with the last lines
-// the server wrote to stderr: "EOF" alone rarely says why a server died.
-type ServerStderrError struct {
-	Cause  error
-	Stderr string
-}
-
-func (e *ServerStderrError) Error() string {
-	return e.Cause.Error() + " (server stderr: " + e.Stderr + ")"
-}
-func (e *ServerStderrError) Unwrap() error { return e.Cause }
 
 // stderrKeeper is implemented by transports that keep the tail of the
 // server's stderr (stdio).
@@ -39,7 +28,7 @@ func withServerStderr(err error, conn transport.Conn) error {
 	if tail == "" {
 		return err
 	}
-	return &ServerStderrError{Cause: err, Stderr: tail}
+	return &mcperr.ServerStderrError{Cause: err, Stderr: tail}
 }
 
 func lastLines(b []byte, n, maxBytes int) string {

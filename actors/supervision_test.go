@@ -10,6 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpengine/mcpengine/demoserver"
+	"github.com/mcpengine/mcpengine/mcperr"
+	"github.com/mcpengine/mcpengine/mcpstate"
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/supervisor"
 	"github.com/mcpengine/mcpengine/transport"
@@ -63,7 +65,7 @@ func startSession(t *testing.T, cfg SessionConfig) (*Handle, func()) {
 func waitReady(t *testing.T, sh *Shared) {
 	t.Helper()
 	deadline := time.After(10 * time.Second)
-	for sh.State() != StateReady {
+	for sh.State() != mcpstate.StateReady {
 		select {
 		case <-sh.StateChanged():
 		case <-deadline:
@@ -108,7 +110,7 @@ func TestInitTimeoutGoesToBackoffAndRetries(t *testing.T) {
 			t.Fatal("no retries after init timeouts")
 		}
 	}
-	var te *TimeoutError
+	var te *mcperr.TimeoutError
 	assert.ErrorAs(t, h.Shared().LastError(), &te)
 }
 

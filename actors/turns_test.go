@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpengine/mcpengine/internal/testkit"
+	"github.com/mcpengine/mcpengine/mcperr"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -143,7 +144,7 @@ func TestACallerBlockedReadingIsWokenWhenItsCallEnds(t *testing.T) {
 		c.Timeout = 100 * time.Millisecond
 		start := time.Now()
 		err := call(ctx, h, c)
-		var te *TimeoutError
+		var te *mcperr.TimeoutError
 		require.ErrorAs(t, err, &te)
 		assert.Less(t, time.Since(start), 5*time.Second)
 		echo()
@@ -183,7 +184,7 @@ func TestACallerBlockedReadingIsWokenWhenItsCallEnds(t *testing.T) {
 		require.NoError(t, h.Close(cctx))
 		select {
 		case err := <-errc:
-			var closed *ClosedError
+			var closed *mcperr.ClosedError
 			require.ErrorAs(t, err, &closed)
 		case <-ctx.Done():
 			t.Fatal("the caller reading its answer was not woken by Close")

@@ -3,6 +3,8 @@ package actors
 import (
 	"sync"
 	"sync/atomic"
+
+	"github.com/mcpengine/mcpengine/mcpstate"
 )
 
 // watchers are the embedder's subscriptions to a session's notifications
@@ -12,7 +14,7 @@ type watchers struct {
 	mu     sync.Mutex
 	next   int
 	notify map[int]func(Notification)
-	state  map[int]func(StateChange)
+	state  map[int]func(mcpstate.StateChange)
 	// hasNotify is len(notify) > 0, read by the actor without the lock.
 	hasNotify atomic.Bool
 }
@@ -41,13 +43,13 @@ func (sh *Shared) WatchNotifications(fn func(Notification)) func() {
 
 // WatchState registers fn for every state change, in order, on the
 // session's callback queue. The returned func removes it.
-func (sh *Shared) WatchState(fn func(StateChange)) func() {
+func (sh *Shared) WatchState(fn func(mcpstate.StateChange)) func() {
 	w := &sh.watchers
 	w.mu.Lock()
 	id := w.next
 	w.next++
 	if w.state == nil {
-		w.state = map[int]func(StateChange){}
+		w.state = map[int]func(mcpstate.StateChange){}
 	}
 	w.state[id] = fn
 	w.mu.Unlock()
@@ -60,7 +62,7 @@ func (sh *Shared) WatchState(fn func(StateChange)) func() {
 
 // publishState records a state change (session actor only) and hands it
 // to the state watchers.
-func (sh *Shared) publishState(ch StateChange) {
+func (sh *Shared) publishState(ch mcpstate.StateChange) {
 	f := &sh.facts
 	f.state.Store(int32(ch.To))
 	if ch.Err != nil {
@@ -79,7 +81,7 @@ func (sh *Shared) publishState(ch StateChange) {
 		w.mu.Unlock()
 		return
 	}
-	fns := make([]func(StateChange), 0, len(w.state))
+	fns := make([]func(mcpstate.StateChange), 0, len(w.state))
 	for _, fn := range w.state {
 		fns = append(fns, fn)
 	}

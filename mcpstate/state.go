@@ -1,10 +1,16 @@
-package actors
+package mcpstate
 
 import "time"
 
-// State is a session's lifecycle state.
+// State is a session's lifecycle state:
+//
+//	connecting ──► initializing ──► ready ──► closed
+//	   │  ▲               │            │
+//	   │  └── backoff ◄───┴────────────┘
+//	   └──────────────────┴──► closed
 type State int32
 
+// The session states.
 const (
 	// StateConnecting: dialing the transport (starting the subprocess).
 	StateConnecting State = iota
@@ -34,16 +40,17 @@ func (s State) String() string {
 	return "unknown"
 }
 
-// StateChange is delivered to state watchers, in order.
+// StateChange is one transition, delivered to WatchState callbacks in
+// order.
 type StateChange struct {
 	From, To State
-	// Err is why the session left ready/initializing (nil otherwise).
+	// Err is why the session left ready or initializing (nil otherwise).
 	Err error
-	// Attempt counts reconnect attempts in a row: since the last connection
-	// that stayed ready for the backoff policy's ResetAfter (a connection
-	// that dies sooner does not start the count over).
+	// Attempt counts reconnect attempts in a row: since the last
+	// connection that stayed ready for the backoff policy's ResetAfter (a
+	// connection that dies sooner does not start the count over).
 	Attempt int
 	// At is when the session changed state (callbacks run later, on the
-	// session's callback queue).
+	// session's dispatcher).
 	At time.Time
 }
