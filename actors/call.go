@@ -179,15 +179,15 @@ func (c *Call) isFinished() bool { return c.answered.Load() }
 // Notify is an outgoing notification posted by a caller. Done is closed when
 // it was handed to the writer (or refused, with Err set).
 type Notify struct {
-	Method string
-	Params messages.RawMessage
+	method string
+	params messages.RawMessage
 	done   chan struct{}
 	Err    error
 }
 
 // NewNotify returns a notification ready to be posted.
 func NewNotify(method string, params messages.RawMessage) *Notify {
-	return &Notify{Method: method, Params: params, done: make(chan struct{})}
+	return &Notify{method: method, params: params, done: make(chan struct{})}
 }
 
 // Done is closed once the notification was queued for writing or refused.

@@ -15,9 +15,9 @@ import (
 const (
 	defaultRequestTimeout = 60 * time.Second
 	DefaultInitTimeout    = 30 * time.Second
-	DefaultMaxInFlight    = 4096
-	DefaultQueueLimit     = 1024
-	DefaultDispatchQueue  = 4096
+	defaultMaxInFlight    = 4096
+	defaultQueueLimit     = 1024
+	defaultDispatchQueue  = 4096
 	// closeGrace bounds the shutdown of a dead connection's transport after
 	// a failure (the caller's ctx bounds it on Close).
 	closeGrace = 10 * time.Second
@@ -40,8 +40,8 @@ type SessionConfig struct {
 	Name   string
 	Dialer transport.Dialer
 	// Handshake makes the strategy of each handshake (EraHandshake, shared
-	// by the sessions of a server; LegacyHandshake by default).
-	Handshake HandshakePlan
+	// by the sessions of a server; legacyHandshake by default).
+	Handshake handshakePlan
 
 	RequestTimeout time.Duration
 
@@ -84,7 +84,7 @@ type Settings struct {
 	InitTimeout   time.Duration
 	MaxInFlight   int
 	QueueLimit    int
-	DispatchQueue int
+	dispatchQueue int
 
 	// MaxFrameBytes caps one received frame in the decoder, as the
 	// transport does while reading (default messages.MaxMessageBytes):
@@ -114,7 +114,7 @@ type Settings struct {
 // copy.
 func (s *Settings) WithDefaults() *Settings {
 	if s != nil && s.InitTimeout > 0 && s.MaxInFlight > 0 && s.QueueLimit > 0 &&
-		s.MaxFrameBytes > 0 && s.DispatchQueue > 0 && s.Logger != nil {
+		s.MaxFrameBytes > 0 && s.dispatchQueue > 0 && s.Logger != nil {
 		return s
 	}
 	c := Settings{}
@@ -125,16 +125,16 @@ func (s *Settings) WithDefaults() *Settings {
 		c.InitTimeout = DefaultInitTimeout
 	}
 	if c.MaxInFlight <= 0 {
-		c.MaxInFlight = DefaultMaxInFlight
+		c.MaxInFlight = defaultMaxInFlight
 	}
 	if c.QueueLimit <= 0 {
-		c.QueueLimit = DefaultQueueLimit
+		c.QueueLimit = defaultQueueLimit
 	}
 	if c.MaxFrameBytes <= 0 {
 		c.MaxFrameBytes = messages.MaxMessageBytes
 	}
-	if c.DispatchQueue <= 0 {
-		c.DispatchQueue = DefaultDispatchQueue
+	if c.dispatchQueue <= 0 {
+		c.dispatchQueue = defaultDispatchQueue
 	}
 	if c.Logger == nil {
 		c.Logger = slog.New(slog.DiscardHandler)
@@ -148,7 +148,7 @@ func (c *SessionConfig) withDefaults() {
 	}
 	c.Settings = c.Settings.WithDefaults()
 	if c.Handshake == nil {
-		c.Handshake = &LegacyHandshake{}
+		c.Handshake = &legacyHandshake{}
 	}
 }
 

@@ -90,7 +90,7 @@ func (c *EraCache) freshDiscover(key, version string, now time.Time) (*messages.
 }
 
 // Get returns the version cached for key, or "".
-func (c *EraCache) Get(key string) string {
+func (c *EraCache) get(key string) string {
 	if c == nil || key == "" {
 		return ""
 	}
@@ -100,7 +100,7 @@ func (c *EraCache) Get(key string) string {
 }
 
 // Put records version for key.
-func (c *EraCache) Put(key, version string) {
+func (c *EraCache) put(key, version string) {
 	if c == nil || key == "" || version == "" {
 		return
 	}
@@ -111,7 +111,7 @@ func (c *EraCache) Put(key, version string) {
 
 // Forget drops key's entry if it still holds version (a concurrent session
 // may have learned a newer answer meanwhile).
-func (c *EraCache) Forget(key, version string) {
+func (c *EraCache) forget(key, version string) {
 	if c == nil || key == "" {
 		return
 	}

@@ -83,7 +83,7 @@ func (h *Handle) Close(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-	h.sh.WaitIdle(ctx.Done())
+	h.sh.waitIdle(ctx.Done())
 	return ctx.Err()
 }
 
@@ -96,7 +96,7 @@ func (h *Handle) WaitClosed() {
 	if h.closeDone != nil {
 		<-h.closeDone
 	}
-	h.sh.WaitIdle(nil)
+	h.sh.waitIdle(nil)
 }
 
 // RefreshListen tells a 2026-07-28 session that the embedder's interest

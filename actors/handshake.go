@@ -13,15 +13,15 @@ type Negotiated struct {
 	ServerInfo      messages.Implementation
 	Capabilities    messages.ServerCapabilities
 	Instructions    string
-	// SupportedVersions is the server's list from server/discover (modern
+	// supportedVersions is the server's list from server/discover (modern
 	// era only).
-	SupportedVersions []string
-	// RequestMeta, set in the modern era, is spliced into every request's
+	supportedVersions []string
+	// requestMeta, set in the modern era, is spliced into every request's
 	// params._meta; nil in the legacy era.
-	RequestMeta *messages.RequestMeta
+	requestMeta *messages.RequestMeta
 }
 
-// negotiatedSharer is a Handshake that can hand a session the Negotiated
+// negotiatedSharer is a handshaker that can hand a session the Negotiated
 // other sessions of its server already hold (EraHandshake, through the
 // engine's EraCache).
 type negotiatedSharer interface {
@@ -29,61 +29,61 @@ type negotiatedSharer interface {
 }
 
 // Modern reports whether the session speaks the stateless era.
-func (n *Negotiated) Modern() bool { return n.RequestMeta != nil }
+func (n *Negotiated) Modern() bool { return n.requestMeta != nil }
 
-// Handshake is the strategy of the initializing step. The legacy era
+// handshaker is the strategy of the initializing step. The legacy era
 // (2024-11-05 … 2025-11-25) sends initialize and notifications/initialized;
 // the stateless 2026-07-28 era will send server/discover and carry its facts
 // in every request's _meta, as another implementation of this interface,
 // without changes to the actor.
-type Handshake interface {
+type handshaker interface {
 	// Request returns the first request of the handshake.
-	Request(caps messages.ClientCapabilities) (method string, params any)
-	// Accept validates the server's answer. An error fails the connection
+	request(caps messages.ClientCapabilities) (method string, params any)
+	// accept validates the server's answer. An error fails the connection
 	// (a *VersionMismatchError is retried under the restart budget).
-	Accept(result messages.RawMessage) (Negotiated, error)
-	// Completed returns the notification to send once Accept succeeded, if
+	accept(result messages.RawMessage) (Negotiated, error)
+	// completed returns the notification to send once accept succeeded, if
 	// the era has one.
-	Completed() (method string, ok bool)
+	completed() (method string, ok bool)
 }
 
-// HandshakePlan is a Handshake shared by many sessions (EraHandshake,
-// one per server): each handshake runs on a fresh Handshake of its own,
+// handshakePlan is a handshaker shared by many sessions (EraHandshake,
+// one per server): each handshake runs on a fresh handshaker of its own,
 // which the session keeps only while it runs.
-type HandshakePlan interface {
-	NewRun() Handshake
+type handshakePlan interface {
+	newRun() handshaker
 }
 
-// LegacyHandshake is the initialize handshake of protocol versions
+// legacyHandshake is the initialize handshake of protocol versions
 // 2024-11-05 through 2025-11-25.
-type LegacyHandshake struct {
-	ClientInfo messages.Implementation
-	// Offer is the version offered; default messages.LatestVersion.
-	Offer string
-	// Strict accepts only Offer (the engine pins one version); otherwise any
+type legacyHandshake struct {
+	clientInfo messages.Implementation
+	// version is the version offered; default messages.LatestVersion.
+	version string
+	// strict accepts only version (the engine pins one version); otherwise any
 	// supported version the server answers with is accepted.
-	Strict bool
+	strict bool
 }
 
-// NewRun implements HandshakePlan: a LegacyHandshake keeps no state
+// newRun implements handshakePlan: a legacyHandshake keeps no state
 // between its request and its answer, so each run is the plan itself.
-func (h *LegacyHandshake) NewRun() Handshake { return h }
+func (h *legacyHandshake) newRun() handshaker { return h }
 
-func (h *LegacyHandshake) offer() string {
-	if h.Offer == "" {
+func (h *legacyHandshake) offer() string {
+	if h.version == "" {
 		return messages.LatestVersion
 	}
-	return h.Offer
+	return h.version
 }
 
 // Request builds initialize, leaving out capabilities the offered version
 // does not define (elicitation arrived in 2025-06-18).
-func (h *LegacyHandshake) Request(caps messages.ClientCapabilities) (string, any) {
+func (h *legacyHandshake) request(caps messages.ClientCapabilities) (string, any) {
 	v := h.offer()
 	if !messages.VersionAtLeast(v, messages.Version20250618) {
 		caps.Elicitation = nil
 	}
-	info := h.ClientInfo
+	info := h.clientInfo
 	if info.Name == "" {
 		info = messages.Implementation{Name: "mcpengine", Version: "0.1.0"}
 	}
@@ -96,8 +96,8 @@ func (h *LegacyHandshake) Request(caps messages.ClientCapabilities) (string, any
 
 var errNoVersion = errors.New("mcpengine: initialize result has no protocolVersion")
 
-// Accept checks the answered version against what the engine speaks.
-func (h *LegacyHandshake) Accept(result messages.RawMessage) (Negotiated, error) {
+// accept checks the answered version against what the engine speaks.
+func (h *legacyHandshake) accept(result messages.RawMessage) (Negotiated, error) {
 	// Not messages.Unmarshal: a process's first session would wait ~10 ms
 	// for sonic to compile InitializeResult's decoder.
 	r, err := messages.DecodeInitializeResult(result)
@@ -107,7 +107,7 @@ func (h *LegacyHandshake) Accept(result messages.RawMessage) (Negotiated, error)
 	if r.ProtocolVersion == "" {
 		return Negotiated{}, errNoVersion
 	}
-	if !messages.IsSupportedVersion(r.ProtocolVersion) || (h.Strict && r.ProtocolVersion != h.offer()) {
+	if !messages.IsSupportedVersion(r.ProtocolVersion) || (h.strict && r.ProtocolVersion != h.offer()) {
 		return Negotiated{}, &mcperr.VersionMismatchError{Offered: h.offer(), Answered: r.ProtocolVersion}
 	}
 	return Negotiated{
@@ -118,7 +118,7 @@ func (h *LegacyHandshake) Accept(result messages.RawMessage) (Negotiated, error)
 	}, nil
 }
 
-// Completed returns notifications/initialized.
-func (h *LegacyHandshake) Completed() (string, bool) {
+// completed returns notifications/initialized.
+func (h *legacyHandshake) completed() (string, bool) {
 	return messages.NotificationInitialized, true
 }

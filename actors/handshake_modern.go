@@ -9,30 +9,30 @@ import (
 	"github.com/mcpengine/mcpengine/messages"
 )
 
-// SteppedHandshake is a handshake of several round trips: each answer
+// steppedHandshake is a handshake of several round trips: each answer
 // (result or error) decides the next request, until the handshake is done
-// or failed. The actor runs it when the configured Handshake implements it
-// (EraHandshake); Request/Accept/Completed remain for single-step ones.
-type SteppedHandshake interface {
-	Handshake
-	// Begin starts a handshake on a new connection.
-	Begin(caps messages.ClientCapabilities) HandshakeStep
-	// Step takes the answer to the last step's request.
-	Step(result messages.RawMessage, err error) HandshakeStep
+// or failed. The actor runs it when the configured handshaker implements it
+// (EraHandshake); request/accept/completed remain for single-step ones.
+type steppedHandshake interface {
+	handshaker
+	// begin starts a handshake on a new connection.
+	begin(caps messages.ClientCapabilities) handshakeStep
+	// step takes the answer to the last step's request.
+	step(result messages.RawMessage, err error) handshakeStep
 }
 
-// HandshakeStep is what a SteppedHandshake wants next: a request to send
-// (Method set), or the end, negotiated (Done) or failed (Err).
-type HandshakeStep struct {
-	Method string
-	Params any
-	// Meta is spliced into the request's params._meta (modern requests).
-	Meta *messages.RequestMeta
-	// Timeout bounds this request; zero means the session's InitTimeout.
-	Timeout time.Duration
+// handshakeStep is what a steppedHandshake wants next: a request to send
+// (method set), or the end, negotiated (done) or failed (err).
+type handshakeStep struct {
+	method string
+	params any
+	// meta is spliced into the request's params._meta (modern requests).
+	meta *messages.RequestMeta
+	// timeout bounds this request; zero means the session's InitTimeout.
+	timeout time.Duration
 
-	Done *Negotiated
-	Err  error
+	done *Negotiated
+	err  error
 }
 
 // maxHandshakeSteps bounds the requests of one handshake: a probe, a
@@ -55,7 +55,7 @@ const maxHandshakeSteps = 5
 //
 // One EraHandshake serves every session of a server (an engine makes one
 // per server key): it holds settings only. The state of a handshake under
-// way is an eraRun (NewRun), which lives on its session actor until the
+// way is an eraRun (newRun), which lives on its session actor until the
 // handshake ends, so an idle session carries neither.
 type EraHandshake struct {
 	ClientInfo messages.Implementation
@@ -87,19 +87,19 @@ type eraRun struct {
 }
 
 var (
-	_ HandshakePlan    = (*EraHandshake)(nil)
-	_ SteppedHandshake = (*eraRun)(nil)
+	_ handshakePlan    = (*EraHandshake)(nil)
+	_ steppedHandshake = (*eraRun)(nil)
 )
 
-// NewRun implements HandshakePlan.
-func (h *EraHandshake) NewRun() Handshake { return &eraRun{EraHandshake: h} }
+// newRun implements handshakePlan.
+func (h *EraHandshake) newRun() handshaker { return &eraRun{EraHandshake: h} }
 
 func (h *EraHandshake) share(n *Negotiated) *Negotiated { return h.Cache.share(h.Key, n) }
 
 var errNotDiscoverResult = errors.New("the answer to server/discover lists no supportedVersions")
 
-// Begin implements SteppedHandshake.
-func (h *eraRun) Begin(caps messages.ClientCapabilities) HandshakeStep {
+// begin implements steppedHandshake.
+func (h *eraRun) begin(caps messages.ClientCapabilities) handshakeStep {
 	h.caps, h.steps, h.legacy = caps, 0, false
 	switch {
 	case h.Pin != "" && messages.IsModernVersion(h.Pin):
@@ -107,7 +107,7 @@ func (h *eraRun) Begin(caps messages.ClientCapabilities) HandshakeStep {
 	case h.Pin != "":
 		return h.initialize(h.Pin)
 	}
-	if v := h.Cache.Get(h.Key); v != "" {
+	if v := h.Cache.get(h.Key); v != "" {
 		if messages.IsModernVersion(v) {
 			return h.discoverOrCached(v)
 		}
@@ -116,10 +116,10 @@ func (h *eraRun) Begin(caps messages.ClientCapabilities) HandshakeStep {
 	return h.discover(messages.LatestModernVersion, true)
 }
 
-// Step implements SteppedHandshake.
-func (h *eraRun) Step(result messages.RawMessage, err error) HandshakeStep {
+// step implements steppedHandshake.
+func (h *eraRun) step(result messages.RawMessage, err error) handshakeStep {
 	if h.steps >= maxHandshakeSteps {
-		return HandshakeStep{Err: fmt.Errorf("mcpengine: protocol negotiation did not settle in %d requests", maxHandshakeSteps)}
+		return handshakeStep{err: fmt.Errorf("mcpengine: protocol negotiation did not settle in %d requests", maxHandshakeSteps)}
 	}
 	if h.sent == messages.MethodServerDiscover {
 		return h.afterDiscover(result, err)
@@ -127,24 +127,24 @@ func (h *eraRun) Step(result messages.RawMessage, err error) HandshakeStep {
 	return h.afterInitialize(result, err)
 }
 
-func (h *eraRun) afterDiscover(result messages.RawMessage, err error) HandshakeStep {
+func (h *eraRun) afterDiscover(result messages.RawMessage, err error) handshakeStep {
 	requested := h.version
 	if err != nil {
 		if uv, ok := messages.AsUnsupportedVersion(err); ok {
-			h.Cache.Forget(h.Key, requested)
+			h.Cache.forget(h.Key, requested)
 			return h.moveTo(requested, uv)
 		}
 		if isModernRefusal(err) {
 			// A modern server refusing what the engine sent: a defect no
 			// fallback cures.
-			return HandshakeStep{Err: err}
+			return handshakeStep{err: err}
 		}
 		if h.Pin != "" {
-			return HandshakeStep{Err: &mcperr.NotModernError{Pinned: h.Pin, Cause: err}}
+			return handshakeStep{err: &mcperr.NotModernError{Pinned: h.Pin, Cause: err}}
 		}
 		// Not a modern answer: a legacy server (or one that forgot the
 		// era it was cached with).
-		h.Cache.Forget(h.Key, requested)
+		h.Cache.forget(h.Key, requested)
 		return h.initialize(messages.LatestVersion)
 	}
 	// Not messages.Unmarshal: a process's first modern session would wait
@@ -154,64 +154,64 @@ func (h *eraRun) afterDiscover(result messages.RawMessage, err error) HandshakeS
 		// Not a DiscoverResult (which must list versions): a legacy
 		// server that answers whatever it is asked.
 		if h.Pin != "" {
-			return HandshakeStep{Err: &mcperr.NotModernError{Pinned: h.Pin, Cause: errNotDiscoverResult}}
+			return handshakeStep{err: &mcperr.NotModernError{Pinned: h.Pin, Cause: errNotDiscoverResult}}
 		}
-		h.Cache.Forget(h.Key, requested)
+		h.Cache.forget(h.Key, requested)
 		return h.initialize(messages.LatestVersion)
 	}
 	version := requested
 	if !containsVersion(r.SupportedVersions, requested) {
 		if h.Pin != "" {
-			return HandshakeStep{Err: &mcperr.NoCommonVersionError{Requested: requested, Supported: r.SupportedVersions}}
+			return handshakeStep{err: &mcperr.NoCommonVersionError{Requested: requested, Supported: r.SupportedVersions}}
 		}
 		version = messages.NewestCommonVersion(r.SupportedVersions, true)
 		if version == "" {
 			if legacy := messages.NewestCommonVersion(r.SupportedVersions, false); legacy != "" {
 				return h.initialize(legacy)
 			}
-			return HandshakeStep{Err: &mcperr.NoCommonVersionError{Requested: requested, Supported: r.SupportedVersions}}
+			return handshakeStep{err: &mcperr.NoCommonVersionError{Requested: requested, Supported: r.SupportedVersions}}
 		}
 	}
-	h.Cache.Put(h.Key, version)
+	h.Cache.put(h.Key, version)
 	h.Cache.putDiscover(h.Key, version, &r, time.Now())
 	return h.settled(version, &r)
 }
 
 // discoverOrCached settles on version from a fresh shared discover answer
 // of the same server, or asks the server.
-func (h *eraRun) discoverOrCached(version string) HandshakeStep {
+func (h *eraRun) discoverOrCached(version string) handshakeStep {
 	if r, ok := h.Cache.freshDiscover(h.Key, version, time.Now()); ok {
 		return h.settled(version, r)
 	}
 	return h.discover(version, false)
 }
 
-func (h *eraRun) settled(version string, r *messages.DiscoverResult) HandshakeStep {
+func (h *eraRun) settled(version string, r *messages.DiscoverResult) handshakeStep {
 	meta, err := h.meta(version)
 	if err != nil {
-		return HandshakeStep{Err: err}
+		return handshakeStep{err: err}
 	}
-	return HandshakeStep{Done: &Negotiated{
+	return handshakeStep{done: &Negotiated{
 		ProtocolVersion:   version,
 		ServerInfo:        r.ServerInfo(),
 		Capabilities:      r.Capabilities,
 		Instructions:      r.Instructions,
-		SupportedVersions: r.SupportedVersions,
-		RequestMeta:       meta,
+		supportedVersions: r.SupportedVersions,
+		requestMeta:       meta,
 	}}
 }
 
-func (h *eraRun) afterInitialize(result messages.RawMessage, err error) HandshakeStep {
+func (h *eraRun) afterInitialize(result messages.RawMessage, err error) handshakeStep {
 	offered := h.version
 	if err != nil {
 		if uv, ok := messages.AsUnsupportedVersion(err); ok {
-			h.Cache.Forget(h.Key, offered)
+			h.Cache.forget(h.Key, offered)
 			return h.moveTo(offered, uv)
 		}
-		return HandshakeStep{Err: err}
+		return handshakeStep{err: err}
 	}
-	lh := LegacyHandshake{ClientInfo: h.ClientInfo, Offer: offered, Strict: h.Strict && h.Pin != ""}
-	neg, err := lh.Accept(result)
+	lh := legacyHandshake{clientInfo: h.ClientInfo, version: offered, strict: h.Strict && h.Pin != ""}
+	neg, err := lh.accept(result)
 	if err != nil {
 		var vm *mcperr.VersionMismatchError
 		if errors.As(err, &vm) && messages.IsModernVersion(vm.Answered) && h.Pin == "" {
@@ -219,17 +219,17 @@ func (h *eraRun) afterInitialize(result messages.RawMessage, err error) Handshak
 			// speaks that era: ask it there.
 			return h.discover(messages.LatestModernVersion, false)
 		}
-		return HandshakeStep{Err: err}
+		return handshakeStep{err: err}
 	}
 	h.legacy = true
-	h.Cache.Put(h.Key, neg.ProtocolVersion)
-	return HandshakeStep{Done: &neg}
+	h.Cache.put(h.Key, neg.ProtocolVersion)
+	return handshakeStep{done: &neg}
 }
 
 // moveTo follows a -32022: the newest listed version the engine speaks,
 // modern first, unless it is the one just refused or a version is pinned.
-func (h *eraRun) moveTo(requested string, uv *messages.UnsupportedVersionError) HandshakeStep {
-	fail := HandshakeStep{Err: &mcperr.NoCommonVersionError{Requested: requested, Supported: uv.Supported, Cause: uv}}
+func (h *eraRun) moveTo(requested string, uv *messages.UnsupportedVersionError) handshakeStep {
+	fail := handshakeStep{err: &mcperr.NoCommonVersionError{Requested: requested, Supported: uv.Supported, Cause: uv}}
 	if h.Pin != "" {
 		return fail
 	}
@@ -242,26 +242,26 @@ func (h *eraRun) moveTo(requested string, uv *messages.UnsupportedVersionError) 
 	return fail
 }
 
-func (h *eraRun) discover(version string, probing bool) HandshakeStep {
+func (h *eraRun) discover(version string, probing bool) handshakeStep {
 	meta, err := h.meta(version)
 	if err != nil {
-		return HandshakeStep{Err: err}
+		return handshakeStep{err: err}
 	}
 	h.steps++
 	h.sent, h.version, h.probing = messages.MethodServerDiscover, version, probing
-	st := HandshakeStep{Method: messages.MethodServerDiscover, Meta: meta}
+	st := handshakeStep{method: messages.MethodServerDiscover, meta: meta}
 	if probing {
-		st.Timeout = h.ProbeTimeout
+		st.timeout = h.ProbeTimeout
 	}
 	return st
 }
 
-func (h *eraRun) initialize(version string) HandshakeStep {
+func (h *eraRun) initialize(version string) handshakeStep {
 	h.steps++
 	h.sent, h.version, h.probing = messages.MethodInitialize, version, false
-	lh := LegacyHandshake{ClientInfo: h.ClientInfo, Offer: version}
-	method, params := lh.Request(h.caps)
-	return HandshakeStep{Method: method, Params: params}
+	lh := legacyHandshake{clientInfo: h.ClientInfo, version: version}
+	method, params := lh.request(h.caps)
+	return handshakeStep{method: method, params: params}
 }
 
 // meta builds the per-request fields of a modern session. The client
@@ -307,29 +307,29 @@ func containsVersion(list []string, v string) bool {
 	return false
 }
 
-// Request implements Handshake for callers that run one step: the first
-// request of Begin.
-func (h *eraRun) Request(caps messages.ClientCapabilities) (string, any) {
-	st := h.Begin(caps)
-	return st.Method, st.Params
+// request implements handshaker for callers that run one step: the first
+// request of begin.
+func (h *eraRun) request(caps messages.ClientCapabilities) (string, any) {
+	st := h.begin(caps)
+	return st.method, st.params
 }
 
-// Accept implements Handshake: the answer to the last request, accepted
+// accept implements handshaker: the answer to the last request, accepted
 // only when it ends the handshake.
-func (h *eraRun) Accept(result messages.RawMessage) (Negotiated, error) {
-	st := h.Step(result, nil)
+func (h *eraRun) accept(result messages.RawMessage) (Negotiated, error) {
+	st := h.step(result, nil)
 	switch {
-	case st.Err != nil:
-		return Negotiated{}, st.Err
-	case st.Done == nil:
-		return Negotiated{}, fmt.Errorf("mcpengine: the handshake needs another request (%s)", st.Method)
+	case st.err != nil:
+		return Negotiated{}, st.err
+	case st.done == nil:
+		return Negotiated{}, fmt.Errorf("mcpengine: the handshake needs another request (%s)", st.method)
 	}
-	return *st.Done, nil
+	return *st.done, nil
 }
 
-// Completed implements Handshake: notifications/initialized ends a legacy
+// completed implements handshaker: notifications/initialized ends a legacy
 // handshake; the modern era has no such notification.
-func (h *eraRun) Completed() (string, bool) {
+func (h *eraRun) completed() (string, bool) {
 	if h.legacy {
 		return messages.NotificationInitialized, true
 	}

@@ -34,16 +34,16 @@ func requestFailed(status int) error {
 	return &messages.WireError{Code: transport.CodeRequestFailed, Message: "request failed", Data: data}
 }
 
-func offered(t *testing.T, st HandshakeStep) string {
+func offered(t *testing.T, st handshakeStep) string {
 	t.Helper()
-	require.NoError(t, st.Err)
-	require.Nil(t, st.Done)
-	if st.Method == messages.MethodServerDiscover {
-		require.NotNil(t, st.Meta)
-		return "discover " + st.Meta.ProtocolVersion
+	require.NoError(t, st.err)
+	require.Nil(t, st.done)
+	if st.method == messages.MethodServerDiscover {
+		require.NotNil(t, st.meta)
+		return "discover " + st.meta.ProtocolVersion
 	}
-	require.Equal(t, messages.MethodInitialize, st.Method)
-	return "initialize " + st.Params.(*messages.InitializeParams).ProtocolVersion
+	require.Equal(t, messages.MethodInitialize, st.method)
+	return "initialize " + st.params.(*messages.InitializeParams).ProtocolVersion
 }
 
 func TestEraHandshakeProbesThenSettlesOnTheServersEra(t *testing.T) {
@@ -60,138 +60,138 @@ func TestEraHandshakeProbesThenSettlesOnTheServersEra(t *testing.T) {
 	for _, c := range notModern {
 		t.Run("legacy: "+c.name, func(t *testing.T) {
 			cache := NewEraCache()
-			h := (&EraHandshake{Cache: cache, Key: "srv", ProbeTimeout: 7 * time.Second}).NewRun().(*eraRun)
-			st := h.Begin(messages.ClientCapabilities{})
+			h := (&EraHandshake{Cache: cache, Key: "srv", ProbeTimeout: 7 * time.Second}).newRun().(*eraRun)
+			st := h.begin(messages.ClientCapabilities{})
 			assert.Equal(t, "discover 2026-07-28", offered(t, st))
-			assert.Equal(t, 7*time.Second, st.Timeout, "the probe has its own, shorter, timeout")
-			assert.Equal(t, "initialize 2025-11-25", offered(t, h.Step(nil, c.err)))
-			st = h.Step(initResult(messages.Version20251125), nil)
-			require.NotNil(t, st.Done)
-			assert.False(t, st.Done.Modern())
-			m, ok := h.Completed()
+			assert.Equal(t, 7*time.Second, st.timeout, "the probe has its own, shorter, timeout")
+			assert.Equal(t, "initialize 2025-11-25", offered(t, h.step(nil, c.err)))
+			st = h.step(initResult(messages.Version20251125), nil)
+			require.NotNil(t, st.done)
+			assert.False(t, st.done.Modern())
+			m, ok := h.completed()
 			assert.True(t, ok)
 			assert.Equal(t, messages.NotificationInitialized, m)
-			assert.Equal(t, messages.Version20251125, cache.Get("srv"))
+			assert.Equal(t, messages.Version20251125, cache.get("srv"))
 
 			// The next handshake with the same server skips the probe.
-			h2 := (&EraHandshake{Cache: cache, Key: "srv"}).NewRun().(*eraRun)
-			assert.Equal(t, "initialize 2025-11-25", offered(t, h2.Begin(messages.ClientCapabilities{})))
+			h2 := (&EraHandshake{Cache: cache, Key: "srv"}).newRun().(*eraRun)
+			assert.Equal(t, "initialize 2025-11-25", offered(t, h2.begin(messages.ClientCapabilities{})))
 		})
 	}
 	t.Run("modern", func(t *testing.T) {
 		cache := NewEraCache()
-		h := (&EraHandshake{Cache: cache, Key: "srv", ClientInfo: messages.Implementation{Name: "c", Version: "2"}}).NewRun().(*eraRun)
-		offered(t, h.Begin(messages.ClientCapabilities{Sampling: &messages.SamplingCapability{},
+		h := (&EraHandshake{Cache: cache, Key: "srv", ClientInfo: messages.Implementation{Name: "c", Version: "2"}}).newRun().(*eraRun)
+		offered(t, h.begin(messages.ClientCapabilities{Sampling: &messages.SamplingCapability{},
 			Roots: &messages.RootsCapability{ListChanged: true}, Tasks: &messages.TasksCapability{}}))
-		st := h.Step(discoverResult(messages.Version20260728, messages.Version20251125), nil)
-		require.NoError(t, st.Err)
-		require.NotNil(t, st.Done)
-		assert.True(t, st.Done.Modern())
-		assert.Equal(t, messages.Version20260728, st.Done.ProtocolVersion)
-		assert.Equal(t, "srv", st.Done.ServerInfo.Name)
-		assert.NotNil(t, st.Done.Capabilities.Tools)
-		assert.Contains(t, string(st.Done.RequestMeta.Members()), `"io.modelcontextprotocol/clientCapabilities":{"roots":{},"sampling":{}}`,
+		st := h.step(discoverResult(messages.Version20260728, messages.Version20251125), nil)
+		require.NoError(t, st.err)
+		require.NotNil(t, st.done)
+		assert.True(t, st.done.Modern())
+		assert.Equal(t, messages.Version20260728, st.done.ProtocolVersion)
+		assert.Equal(t, "srv", st.done.ServerInfo.Name)
+		assert.NotNil(t, st.done.Capabilities.Tools)
+		assert.Contains(t, string(st.done.requestMeta.Members()), `"io.modelcontextprotocol/clientCapabilities":{"roots":{},"sampling":{}}`,
 			"the handlers installed, as initialize declares them; no listChanged (no client notifications) and no tasks in this era")
-		_, ok := h.Completed()
+		_, ok := h.completed()
 		assert.False(t, ok, "no notifications/initialized")
-		assert.Equal(t, messages.Version20260728, cache.Get("srv"))
+		assert.Equal(t, messages.Version20260728, cache.get("srv"))
 	})
 }
 
 func TestEraHandshakeFollowsUnsupportedVersionErrors(t *testing.T) {
 	t.Run("discover refused, only legacy listed: initialize in it", func(t *testing.T) {
-		h := (&EraHandshake{}).NewRun().(*eraRun)
-		offered(t, h.Begin(messages.ClientCapabilities{}))
-		assert.Equal(t, "initialize 2025-06-18", offered(t, h.Step(nil, unsupported("2025-06-18", "1999-01-01"))))
-		st := h.Step(initResult(messages.Version20250618), nil)
-		require.NotNil(t, st.Done)
-		assert.Equal(t, messages.Version20250618, st.Done.ProtocolVersion)
+		h := (&EraHandshake{}).newRun().(*eraRun)
+		offered(t, h.begin(messages.ClientCapabilities{}))
+		assert.Equal(t, "initialize 2025-06-18", offered(t, h.step(nil, unsupported("2025-06-18", "1999-01-01"))))
+		st := h.step(initResult(messages.Version20250618), nil)
+		require.NotNil(t, st.done)
+		assert.Equal(t, messages.Version20250618, st.done.ProtocolVersion)
 	})
 	t.Run("initialize refused by a modern server: discover", func(t *testing.T) {
 		cache := NewEraCache()
-		cache.Put("srv", messages.Version20251125) // stale: the server was upgraded
-		h := (&EraHandshake{Cache: cache, Key: "srv"}).NewRun().(*eraRun)
-		assert.Equal(t, "initialize 2025-11-25", offered(t, h.Begin(messages.ClientCapabilities{})))
-		assert.Equal(t, "discover 2026-07-28", offered(t, h.Step(nil, unsupported("2026-07-28"))))
-		assert.Empty(t, cache.Get("srv"), "the stale entry is dropped")
-		st := h.Step(discoverResult(messages.Version20260728), nil)
-		require.NotNil(t, st.Done)
-		assert.Equal(t, messages.Version20260728, cache.Get("srv"))
+		cache.put("srv", messages.Version20251125) // stale: the server was upgraded
+		h := (&EraHandshake{Cache: cache, Key: "srv"}).newRun().(*eraRun)
+		assert.Equal(t, "initialize 2025-11-25", offered(t, h.begin(messages.ClientCapabilities{})))
+		assert.Equal(t, "discover 2026-07-28", offered(t, h.step(nil, unsupported("2026-07-28"))))
+		assert.Empty(t, cache.get("srv"), "the stale entry is dropped")
+		st := h.step(discoverResult(messages.Version20260728), nil)
+		require.NotNil(t, st.done)
+		assert.Equal(t, messages.Version20260728, cache.get("srv"))
 	})
 	t.Run("initialize refused, an older legacy version listed", func(t *testing.T) {
-		h := (&EraHandshake{Pin: ""}).NewRun().(*eraRun)
-		offered(t, h.Begin(messages.ClientCapabilities{}))
-		offered(t, h.Step(nil, messages.ErrMethodNotFound))
-		assert.Equal(t, "initialize 2024-11-05", offered(t, h.Step(nil, unsupported("2024-11-05"))))
+		h := (&EraHandshake{Pin: ""}).newRun().(*eraRun)
+		offered(t, h.begin(messages.ClientCapabilities{}))
+		offered(t, h.step(nil, messages.ErrMethodNotFound))
+		assert.Equal(t, "initialize 2024-11-05", offered(t, h.step(nil, unsupported("2024-11-05"))))
 	})
 	t.Run("nothing in common: permanent", func(t *testing.T) {
-		h := (&EraHandshake{}).NewRun().(*eraRun)
-		offered(t, h.Begin(messages.ClientCapabilities{}))
-		st := h.Step(nil, unsupported("2099-01-01"))
+		h := (&EraHandshake{}).newRun().(*eraRun)
+		offered(t, h.begin(messages.ClientCapabilities{}))
+		st := h.step(nil, unsupported("2099-01-01"))
 		var nc *mcperr.NoCommonVersionError
-		require.ErrorAs(t, st.Err, &nc)
+		require.ErrorAs(t, st.err, &nc)
 		assert.Equal(t, []string{"2099-01-01"}, nc.Supported)
-		assert.Equal(t, supervisor.Permanent, supervisor.Classify(st.Err))
-		assert.ErrorIs(t, st.Err, mcperr.ErrVersionMismatch)
-		assert.ErrorIs(t, st.Err, messages.ErrUnsupportedProtocolVersion)
+		assert.Equal(t, supervisor.Permanent, supervisor.Classify(st.err))
+		assert.ErrorIs(t, st.err, mcperr.ErrVersionMismatch)
+		assert.ErrorIs(t, st.err, messages.ErrUnsupportedProtocolVersion)
 	})
 	t.Run("the same version refused again: permanent, no loop", func(t *testing.T) {
-		h := (&EraHandshake{}).NewRun().(*eraRun)
-		offered(t, h.Begin(messages.ClientCapabilities{}))
-		st := h.Step(nil, unsupported("2026-07-28"))
+		h := (&EraHandshake{}).newRun().(*eraRun)
+		offered(t, h.begin(messages.ClientCapabilities{}))
+		st := h.step(nil, unsupported("2026-07-28"))
 		var nc *mcperr.NoCommonVersionError
-		require.ErrorAs(t, st.Err, &nc)
+		require.ErrorAs(t, st.err, &nc)
 	})
 }
 
 func TestEraHandshakePinsAndModernRefusals(t *testing.T) {
 	t.Run("pinned modern never falls back", func(t *testing.T) {
-		h := (&EraHandshake{Pin: messages.Version20260728}).NewRun().(*eraRun)
-		st := h.Begin(messages.ClientCapabilities{})
+		h := (&EraHandshake{Pin: messages.Version20260728}).newRun().(*eraRun)
+		st := h.begin(messages.ClientCapabilities{})
 		assert.Equal(t, "discover 2026-07-28", offered(t, st))
-		assert.Zero(t, st.Timeout, "a pinned era is not a probe")
-		st = h.Step(nil, messages.ErrMethodNotFound)
+		assert.Zero(t, st.timeout, "a pinned era is not a probe")
+		st = h.step(nil, messages.ErrMethodNotFound)
 		var nm *mcperr.NotModernError
-		require.ErrorAs(t, st.Err, &nm)
-		assert.Equal(t, supervisor.Permanent, supervisor.Classify(st.Err))
+		require.ErrorAs(t, st.err, &nm)
+		assert.Equal(t, supervisor.Permanent, supervisor.Classify(st.err))
 	})
 	t.Run("pinned legacy is offered at once and kept", func(t *testing.T) {
-		h := (&EraHandshake{Pin: messages.Version20250326, Strict: true}).NewRun().(*eraRun)
-		assert.Equal(t, "initialize 2025-03-26", offered(t, h.Begin(messages.ClientCapabilities{})))
-		st := h.Step(initResult(messages.Version20251125), nil)
-		require.ErrorIs(t, st.Err, mcperr.ErrVersionMismatch)
-		st = h.Step(nil, unsupported("2026-07-28"))
-		require.Error(t, st.Err, "a pin does not move")
+		h := (&EraHandshake{Pin: messages.Version20250326, Strict: true}).newRun().(*eraRun)
+		assert.Equal(t, "initialize 2025-03-26", offered(t, h.begin(messages.ClientCapabilities{})))
+		st := h.step(initResult(messages.Version20251125), nil)
+		require.ErrorIs(t, st.err, mcperr.ErrVersionMismatch)
+		st = h.step(nil, unsupported("2026-07-28"))
+		require.Error(t, st.err, "a pin does not move")
 	})
 	t.Run("missing client capability on discover is permanent", func(t *testing.T) {
-		h := (&EraHandshake{}).NewRun().(*eraRun)
-		offered(t, h.Begin(messages.ClientCapabilities{}))
-		st := h.Step(nil, messages.TypedError(&messages.WireError{Code: messages.CodeMissingClientCapability, Message: "m",
+		h := (&EraHandshake{}).newRun().(*eraRun)
+		offered(t, h.begin(messages.ClientCapabilities{}))
+		st := h.step(nil, messages.TypedError(&messages.WireError{Code: messages.CodeMissingClientCapability, Message: "m",
 			Data: messages.RawMessage(`{"requiredCapabilities":{"roots":{}}}`)}))
 		var mc *messages.MissingCapabilityError
-		require.ErrorAs(t, st.Err, &mc)
-		assert.Equal(t, supervisor.Permanent, supervisor.Classify(st.Err))
+		require.ErrorAs(t, st.err, &mc)
+		assert.Equal(t, supervisor.Permanent, supervisor.Classify(st.err))
 	})
 	t.Run("a discover answer without versions is a legacy server's", func(t *testing.T) {
-		h := (&EraHandshake{}).NewRun().(*eraRun)
-		offered(t, h.Begin(messages.ClientCapabilities{}))
-		assert.Equal(t, "initialize 2025-11-25", offered(t, h.Step(initResult(messages.Version20251125), nil)))
+		h := (&EraHandshake{}).newRun().(*eraRun)
+		offered(t, h.begin(messages.ClientCapabilities{}))
+		assert.Equal(t, "initialize 2025-11-25", offered(t, h.step(initResult(messages.Version20251125), nil)))
 	})
 	t.Run("bounded", func(t *testing.T) {
-		h := (&EraHandshake{}).NewRun().(*eraRun)
-		offered(t, h.Begin(messages.ClientCapabilities{}))
-		var st HandshakeStep
+		h := (&EraHandshake{}).newRun().(*eraRun)
+		offered(t, h.begin(messages.ClientCapabilities{}))
+		var st handshakeStep
 		for i := 0; i < 10; i++ {
 			// A server that alternates its story forever.
 			if i%2 == 0 {
-				st = h.Step(nil, unsupported("2024-11-05"))
+				st = h.step(nil, unsupported("2024-11-05"))
 			} else {
-				st = h.Step(nil, unsupported("2026-07-28"))
+				st = h.step(nil, unsupported("2026-07-28"))
 			}
-			if st.Err != nil {
+			if st.err != nil {
 				break
 			}
 		}
-		require.Error(t, st.Err)
+		require.Error(t, st.err)
 	})
 }

@@ -119,13 +119,13 @@ func (a *sessionActor) onDialed(ctx actor.Context, m *dialed) {
 }
 
 func (a *sessionActor) beginHandshake() {
-	hs := a.sh.cfg.Handshake.NewRun()
+	hs := a.sh.cfg.Handshake.newRun()
 	a.handshakeRun = hs
-	if st, ok := hs.(SteppedHandshake); ok {
-		a.handshakeStep(st, st.Begin(a.sh.cfg.clientCapabilities()))
+	if st, ok := hs.(steppedHandshake); ok {
+		a.handshakeStep(st, st.begin(a.sh.cfg.clientCapabilities()))
 		return
 	}
-	method, params := hs.Request(a.sh.cfg.clientCapabilities())
+	method, params := hs.request(a.sh.cfg.clientCapabilities())
 	raw, err := messages.MarshalOnce(params)
 	if err != nil {
 		a.connectionFailed(err)
@@ -144,7 +144,7 @@ func (a *sessionActor) beginHandshake() {
 		a.handshake = nil
 		if err == nil {
 			var neg Negotiated
-			neg, err = hs.Accept(result)
+			neg, err = hs.accept(result)
 			if err == nil {
 				a.becomeReady(neg)
 				return
@@ -179,7 +179,7 @@ func (a *sessionActor) becomeReady(neg Negotiated) {
 	// until its GET stream is open, so a list change the server sends
 	// right after it is not lost.
 	a.tellConnection()
-	if method, ok := hs.Completed(); ok {
+	if method, ok := hs.completed(); ok {
 		a.writeNotification(method, nil)
 	}
 	a.replaySessionState()

@@ -82,14 +82,14 @@ func (a *sessionActor) transmit(c *Call) {
 				c.finish(a, nil, err)
 				return
 			}
-			meta = neg.RequestMeta
+			meta = neg.requestMeta
 		}
 		if a.pending.len() >= a.sh.cfg.MaxInFlight {
 			c.finish(a, nil, mcperr.ErrTooManyInFlight)
 			return
 		}
 	} else if c.Method == messages.MethodSubscriptionsListen {
-		meta = a.sh.facts.negotiated.Load().RequestMeta // the actor's own, in a ready modern session
+		meta = a.sh.facts.negotiated.Load().requestMeta // the actor's own, in a ready modern session
 	}
 	now := time.Now()
 	if !c.Deadline.IsZero() && !now.Before(c.Deadline) {
@@ -194,7 +194,7 @@ func (a *sessionActor) onNotify(n *Notify) {
 	if a.state != mcpstate.StateReady || a.conn == nil {
 		n.Err = mcperr.ErrNotReady
 	} else {
-		a.writeNotification(n.Method, n.Params)
+		a.writeNotification(n.method, n.params)
 	}
 	close(n.done)
 }

@@ -40,7 +40,7 @@ type sessionActor struct {
 	handshake *Call
 	// handshakeRun is the strategy of the handshake under way (or the last
 	// one that failed), nil once ready.
-	handshakeRun Handshake
+	handshakeRun handshaker
 	queue        []*Call // calls waiting for ready, in arrival order
 
 	// server-initiated requests being handled, by id (String form keeps the

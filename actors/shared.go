@@ -143,9 +143,6 @@ func NewShared(sys *actor.ActorSystem, workers *WorkerPool, cfg SessionConfig) *
 	return sh
 }
 
-// Name is the session's name.
-func (sh *Shared) Name() string { return sh.name }
-
 // State is the current state.
 func (sh *Shared) State() mcpstate.State { return mcpstate.State(sh.facts.state.Load()) }
 
@@ -221,9 +218,9 @@ func (sh *Shared) CloseErr() error { return sh.facts.closeErr }
 // Stats returns the live counters.
 func (sh *Shared) Stats() *Stats { return &sh.stats }
 
-// WaitIdle waits for the callback queue and background goroutines to finish,
+// waitIdle waits for the callback queue and background goroutines to finish,
 // or for stop.
-func (sh *Shared) WaitIdle(stop <-chan struct{}) {
+func (sh *Shared) waitIdle(stop <-chan struct{}) {
 	done := make(chan struct{})
 	// Owner: this call. Exits when every background goroutine of the
 	// session has exited (they are all bounded by closeGrace or cancelled).
@@ -245,7 +242,7 @@ func (sh *Shared) WaitIdle(stop <-chan struct{}) {
 func (sh *Shared) postCallback(fn func()) bool {
 	q := sh.callbacks.Load()
 	if q == nil {
-		q = newCallbackQueue(sh.cfg.DispatchQueue, &sh.stats.CallbacksDropped)
+		q = newCallbackQueue(sh.cfg.dispatchQueue, &sh.stats.CallbacksDropped)
 		if !sh.callbacks.CompareAndSwap(nil, q) {
 			q = sh.callbacks.Load()
 		}

@@ -18,19 +18,19 @@ import (
 	"github.com/mcpengine/mcpengine/transport/memory"
 )
 
-// panickyHandshake panics inside Receive on its first Accept.
+// panickyHandshake panics inside Receive on its first accept.
 type panickyHandshake struct {
-	LegacyHandshake
+	legacyHandshake
 	accepts atomic.Int32
 }
 
-func (h *panickyHandshake) NewRun() Handshake { return h }
+func (h *panickyHandshake) newRun() handshaker { return h }
 
-func (h *panickyHandshake) Accept(result messages.RawMessage) (Negotiated, error) {
+func (h *panickyHandshake) accept(result messages.RawMessage) (Negotiated, error) {
 	if h.accepts.Add(1) == 1 {
 		panic("handshake strategy bug")
 	}
-	return h.LegacyHandshake.Accept(result)
+	return h.legacyHandshake.accept(result)
 }
 
 func startSession(t *testing.T, cfg SessionConfig) (*Handle, func()) {
