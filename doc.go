@@ -11,9 +11,11 @@
 // set a request's timeout, progress callback, _meta members (WithMeta) and
 // HTTP headers (WithHeader).
 //
-// Everything an embedder uses is declared in this package: its errors
-// (match them with errors.Is/As), session states, the Stats snapshot.
-// Package actors, which runs the sessions, is internal to the engine.
+// Everything an embedder uses is named in this package: its errors (match
+// them with errors.Is/As) and session states, declared once in the leaf
+// packages mcperr and mcpstate and re-exported here under the same names,
+// and the Stats snapshot. Package actors, which runs the sessions, is
+// internal to the engine.
 //
 //	eng := mcpengine.New(mcpengine.Config{})
 //	defer eng.Close(ctx)
