@@ -1,7 +1,7 @@
 package actors
 
 import (
-	"github.com/mcpengine/mcpengine/internal/protoactor/actor"
+	"github.com/asynkron/protoactor-go/actor"
 )
 
 // onClose closes the session for good (if a permanent failure has not

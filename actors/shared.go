@@ -5,7 +5,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mcpengine/mcpengine/internal/protoactor/actor"
+	"github.com/asynkron/protoactor-go/actor"
 )
 
 // Shared is the part of a session that outlives any one actor instance.
