@@ -133,8 +133,9 @@ type SessionConfig struct {
 	OnHTTPRequest  func(req *http.Request)
 }
 
-// Engine holds many sessions, actors of the process's one actor system
-// (actors.System) under a registry of the engine's own.
+// Engine holds many sessions. Every engine of a process shares one actor
+// system; each engine's sessions are its own, and its Close stops only
+// them.
 type Engine struct {
 	cfg      Config
 	system   *actor.ActorSystem
