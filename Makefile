@@ -136,9 +136,7 @@ bench-scale:
 
 # The Go code of the protobuf messages between cluster members
 # (cluster/clusterpb; the distributed load test's in
-# internal/loadgen/distributed/loadpb) and of the engine's fork of
-# protoactor's actor package (internal/protoactor), checked in; CI does not
-# regenerate it. The plugin
+# internal/loadgen/distributed/loadpb), checked in; CI does not regenerate it. The plugin
 # is pinned to the google.golang.org/protobuf version in go.mod and
 # installed into bin/tools; protoc itself comes from the system.
 PROTOC_GEN_GO_VERSION = $(shell $(GO) list -m -f '{{.Version}}' google.golang.org/protobuf)
@@ -148,9 +146,4 @@ proto:
 	GOBIN=$(CURDIR)/bin/tools $(GO) install google.golang.org/protobuf/cmd/protoc-gen-go@$(PROTOC_GEN_GO_VERSION)
 	protoc --plugin=protoc-gen-go=$(CURDIR)/bin/tools/protoc-gen-go \
 		--go_out=. --go_opt=paths=source_relative cluster/clusterpb/session.proto \
-		internal/loadgen/distributed/loadpb/load.proto \
-		internal/protoactor/actor/actor.proto
-	# The actor fork's PID caches its process in a field of its own, as
-	# protoactor-go's hand-edited actor.pb.go does (internal/protoactor/actor/pid.go).
-	sed -i 's|^\(\tRequestId .*\)$$|\1\n\tp *Process // the process cache of pid.go; not part of the message|' internal/protoactor/actor/actor.pb.go
-	gofmt -w internal/protoactor/actor/actor.pb.go
+		internal/loadgen/distributed/loadpb/load.proto

@@ -11,7 +11,7 @@ import (
 
 	"go.opentelemetry.io/otel/metric"
 
-	"github.com/mcpengine/mcpengine/internal/protoactor/actor"
+	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/mcpengine/mcpengine/actors"
 	"github.com/mcpengine/mcpengine/messages"
@@ -133,7 +133,9 @@ type SessionConfig struct {
 	OnHTTPRequest  func(req *http.Request)
 }
 
-// Engine holds many sessions in one actor system.
+// Engine holds many sessions. Every engine of a process shares one actor
+// system; each engine's sessions are its own, and its Close stops only
+// them.
 type Engine struct {
 	cfg      Config
 	system   *actor.ActorSystem
@@ -171,12 +173,11 @@ func New(cfg Config) *Engine {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	sys := actors.NewSystem(cfg.Logger)
 	e := &Engine{
 		cfg:      cfg,
-		system:   sys,
+		system:   actors.System(),
 		workers:  actors.NewWorkerPool(0, 0),
-		registry: actors.NewRegistry(sys),
+		registry: actors.NewRegistry(cfg.Logger),
 		sessions: map[string]*Session{},
 		eras:     actors.NewEraCache(),
 	}
@@ -429,7 +430,8 @@ func (e *Engine) spawnedLocked() []*Session {
 }
 
 // Close closes every session concurrently (bounded by ctx) and stops the
-// actor system. Sessions not closed by the time ctx ends are abandoned and
+// engine's actors (the actor system is the process's, shared by its
+// engines, and stays). Sessions not closed by the time ctx ends are abandoned and
 // ctx.Err() is returned.
 func (e *Engine) Close(ctx context.Context) error {
 	e.mu.Lock()
@@ -464,8 +466,8 @@ func (e *Engine) Close(ctx context.Context) error {
 	// what they left idle closes: nothing holds a descriptor past Close.
 	gateErr := e.dialGate.Close(ctx)
 	e.closeHTTPClients()
-	e.registry.Stop()
-	e.system.Shutdown()
+	// The actor system is the process's: only this engine's actors stop.
+	e.registry.Stop(ctx.Done())
 	e.workers.Stop(ctx.Done())
 	if err := ctx.Err(); err != nil {
 		return err

@@ -1,7 +1,8 @@
 package actors
 
 import (
-	"github.com/mcpengine/mcpengine/internal/protoactor/actor"
+	"github.com/asynkron/protoactor-go/actor"
+
 	"github.com/mcpengine/mcpengine/mcpstate"
 )
 

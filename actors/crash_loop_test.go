@@ -52,12 +52,11 @@ func runCrashLoop(t *testing.T, policy supervisor.Policy, connections int32) (at
 	t.Helper()
 	var dials atomic.Int32
 	blocked := make(chan struct{})
-	sys := NewSystem(nil)
+	sys := System()
 	workers := NewWorkerPool(0, 0)
-	reg := NewRegistry(sys)
+	reg := NewRegistry(nil)
 	defer func() {
-		reg.Stop()
-		sys.Shutdown()
+		reg.Stop(nil)
 		workers.Stop(nil)
 	}()
 	sh = NewShared(sys, workers, SessionConfig{Name: "crash-loop", Dialer: diesAfterHandshake(connections, &dials, blocked), Settings: &Settings{Backoff: policy}})

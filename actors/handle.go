@@ -4,7 +4,7 @@ import (
 	"context"
 	"sync"
 
-	"github.com/mcpengine/mcpengine/internal/protoactor/actor"
+	"github.com/asynkron/protoactor-go/actor"
 )
 
 // Handle is how the public API talks to one session actor: every method

@@ -73,12 +73,11 @@ func TestConnectionLostDuringInitializeIsHandledOnce(t *testing.T) {
 	tel, err := telemetry.New(telemetry.Providers{Tracer: tp}, telemetry.Options{})
 	require.NoError(t, err)
 
-	sys := NewSystem(nil)
+	sys := System()
 	workers := NewWorkerPool(0, 0)
-	reg := NewRegistry(sys)
+	reg := NewRegistry(nil)
 	defer func() {
-		reg.Stop()
-		sys.Shutdown()
+		reg.Stop(nil)
 		workers.Stop(nil)
 	}()
 	sh := NewShared(sys, workers, SessionConfig{

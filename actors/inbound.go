@@ -6,7 +6,7 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/mcpengine/mcpengine/internal/protoactor/actor"
+	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/mcpengine/mcpengine/mcperr"
 	"github.com/mcpengine/mcpengine/mcpstate"

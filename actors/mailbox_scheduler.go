@@ -3,7 +3,7 @@ package actors
 import (
 	"sync/atomic"
 
-	"github.com/mcpengine/mcpengine/internal/protoactor/actor"
+	"github.com/asynkron/protoactor-go/actor"
 )
 
 // runner names the goroutine that runs the batch of session messages a

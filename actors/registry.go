@@ -7,28 +7,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/mcpengine/mcpengine/internal/protoactor/actor"
+	"github.com/asynkron/protoactor-go/actor"
+
 	"github.com/mcpengine/mcpengine/mcperr"
 )
-
-// NewSystem returns an actor system whose logger is silent unless the
-// engine's logger says otherwise: protoactor's default logger writes to the
-// terminal, and when the engine itself speaks MCP over stdio, stdout is the
-// protocol channel. Its process table is a small one (process_table.go).
-func NewSystem(logger *slog.Logger) *actor.ActorSystem {
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
-	}
-	config := actor.Configure(
-		actor.WithLoggerFactory(func(*actor.ActorSystem) *slog.Logger { return logger }),
-		// Dead letters of protoactor's own messages (a Stop to a stopped
-		// writer) still pass its throttle, whose goroutine lives one interval:
-		// keep that short so closing an engine leaves nothing running.
-		actor.WithDeadLetterThrottleInterval(10*time.Millisecond),
-		actor.WithProcessTableBuckets(processTableBuckets),
-	)
-	return actor.NewActorSystemWithConfig(config)
-}
 
 // Registry is the parent of every session actor. protoactor applies a
 // parent's supervisor strategy to its children (an actor spawned from the
@@ -36,9 +18,16 @@ func NewSystem(logger *slog.Logger) *actor.ActorSystem {
 // session whose Receive panics is restarted by OneForOne within a small
 // budget. Connection failures never panic: they are handled by the session
 // itself with backoff.
+//
+// Each engine has one, on the process's shared actor system (System): its
+// name, unique in the system, scopes the engine's session names, and
+// stopping it stops the engine's actors and no other engine's.
 type Registry struct {
 	sys *actor.ActorSystem
 	pid *actor.PID
+	// stopped is closed when the registry actor, and so every session it
+	// parents, has stopped.
+	stopped chan struct{}
 }
 
 // spawnSession is sent by Registry.Spawn; answered on reply unless the
@@ -65,15 +54,22 @@ type spawnResult struct {
 	err error
 }
 
-type registryActor struct{}
+type registryActor struct {
+	stopped chan struct{}
+}
 
-func (registryActor) Receive(ctx actor.Context) {
-	if m, ok := ctx.Message().(*spawnSession); ok {
+func (r registryActor) Receive(ctx actor.Context) {
+	switch m := ctx.Message().(type) {
+	case *spawnSession:
 		if !m.claim.CompareAndSwap(spawnPending, spawnClaimed) {
 			return // the caller gave up: nobody would hold the session
 		}
 		pid, err := ctx.SpawnNamed(m.props, m.name)
 		m.reply <- spawnResult{pid, err}
+	case *actor.Stopped:
+		// protoactor stops an actor after its children, once: the
+		// engine's actors are gone.
+		close(r.stopped)
 	}
 }
 
@@ -84,11 +80,18 @@ const (
 	PanicWindow   = time.Minute
 )
 
-// NewRegistry spawns the registry actor.
-func NewRegistry(sys *actor.ActorSystem) *Registry {
+// NewRegistry spawns a registry actor on the process's actor system.
+// What protoactor logs about its sessions goes to logger (nil: nowhere).
+func NewRegistry(logger *slog.Logger) *Registry {
+	sys := System()
+	stopped := make(chan struct{})
 	strategy := actor.NewOneForOneStrategy(panicRestarts, PanicWindow, func(any) actor.Directive { return actor.RestartDirective })
-	props := actor.PropsFromProducer(func() actor.Actor { return registryActor{} }, actor.WithSupervisor(strategy))
-	return &Registry{sys: sys, pid: sys.Root.Spawn(props)}
+	props := actor.PropsFromProducer(func() actor.Actor { return registryActor{stopped: stopped} }, actor.WithSupervisor(strategy))
+	r := &Registry{sys: sys, pid: sys.Root.SpawnPrefix(props, "engine"), stopped: stopped}
+	if logger != nil {
+		registryLoggers.Store(r.pid.Id, logger)
+	}
+	return r
 }
 
 // Spawn starts a session actor for sh and returns its handle. When ctx
@@ -116,5 +119,14 @@ func (r *Registry) Spawn(ctx context.Context, sh *Shared) (*Handle, error) {
 	return &Handle{sh: sh, pid: res.pid}, nil
 }
 
-// Stop stops the registry actor (after every session was closed).
-func (r *Registry) Stop() { r.sys.Root.Stop(r.pid) }
+// Stop stops the registry actor (after every session was closed) and the
+// sessions it still parents, and waits until they have stopped or done is
+// closed (nil: no bound).
+func (r *Registry) Stop(done <-chan struct{}) {
+	r.sys.Root.Stop(r.pid)
+	select {
+	case <-r.stopped:
+	case <-done:
+	}
+	registryLoggers.Delete(r.pid.Id)
+}

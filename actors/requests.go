@@ -3,7 +3,7 @@ package actors
 import (
 	"time"
 
-	"github.com/mcpengine/mcpengine/internal/protoactor/actor"
+	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/mcpengine/mcpengine/mcperr"
 	"github.com/mcpengine/mcpengine/mcpstate"

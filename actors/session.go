@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/mcpengine/mcpengine/internal/protoactor/actor"
+	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/mcpengine/mcpengine/mcperr"
 	"github.com/mcpengine/mcpengine/mcpstate"

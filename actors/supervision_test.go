@@ -46,9 +46,9 @@ func startSession(t *testing.T, cfg SessionConfig) (*Handle, func()) {
 	}
 	settings.Backoff = supervisor.Policy{Initial: time.Millisecond, Max: 10 * time.Millisecond}
 	cfg.Settings = &settings
-	sys := NewSystem(nil)
+	sys := System()
 	workers := NewWorkerPool(0, 0)
-	reg := NewRegistry(sys)
+	reg := NewRegistry(nil)
 	h, err := reg.Spawn(ctx, NewShared(sys, workers, cfg))
 	require.NoError(t, err)
 	return h, func() {
@@ -56,8 +56,7 @@ func startSession(t *testing.T, cfg SessionConfig) (*Handle, func()) {
 		defer ccancel()
 		require.NoError(t, h.Close(cctx))
 		cancel()
-		reg.Stop()
-		sys.Shutdown()
+		reg.Stop(nil)
 		workers.Stop(nil)
 	}
 }

@@ -1,5 +1,0 @@
-package actor
-
-type AutoRespond interface {
-	GetAutoResponse(context Context) interface{}
-}
