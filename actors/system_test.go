@@ -15,6 +15,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/mcpengine/mcpengine/demoserver"
+	"github.com/mcpengine/mcpengine/mcperr"
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/transport"
 	"github.com/mcpengine/mcpengine/transport/memory"
@@ -80,7 +81,7 @@ func TestRegistriesScopeTheirSessions(t *testing.T) {
 	b := spawnDemo(t, regB, workers, "same", nil)
 	assert.NotEqual(t, a.pid.Id, b.pid.Id)
 	_, err := regA.Spawn(context.Background(), NewShared(System(), workers, SessionConfig{Name: "same", Dialer: demoDialer(t)}))
-	assert.ErrorIs(t, err, ErrDuplicateName, "a name is still unique within one registry")
+	assert.ErrorIs(t, err, mcperr.ErrDuplicateName, "a name is still unique within one registry")
 	ping(t, a)
 	ping(t, b)
 
