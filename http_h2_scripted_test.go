@@ -33,6 +33,9 @@ type h2Peer struct {
 	// onData, when set, sees every DATA frame as it arrives (a window
 	// script gives the client its window back).
 	onData func(p *h2Peer, f *http2.DataFrame)
+	// onHeaders, when set, sees every request's HEADERS as they arrive,
+	// before its body.
+	onHeaders func(p *h2Peer, f *http2.MetaHeadersFrame)
 }
 
 // h2Request is one request the peer read whole.
@@ -124,6 +127,9 @@ func (p *h2Peer) next() *h2Request {
 				_ = p.fr.WritePing(true, f.Data)
 			}
 		case *http2.MetaHeadersFrame:
+			if p.onHeaders != nil {
+				p.onHeaders(p, f)
+			}
 			r := &h2Request{stream: f.StreamID, method: f.PseudoValue("method")}
 			if f.StreamEnded() {
 				return r

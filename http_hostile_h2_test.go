@@ -251,6 +251,30 @@ var hostileH2Servers = []hostileH2{
 		}),
 		text: strings.Repeat("s", 1<<20),
 	},
+	{
+		// As above, but the server answers each call's headers at once
+		// with an event stream before it stops reading: the caller reads
+		// that stream while net/http's writer is stuck on the body.
+		name: "a server that answers at once, then stops reading",
+		script: everyConnection(func(p *h2Peer) {
+			p.settings(http2.Setting{ID: http2.SettingInitialWindowSize, Val: 1<<31 - 1})
+			_ = p.fr.WriteWindowUpdate(0, 1<<31-1-65535)
+			initialized := false
+			p.onHeaders = func(p *h2Peer, f *http2.MetaHeadersFrame) {
+				if initialized && f.PseudoValue("method") == "POST" {
+					p.headers(f.StreamID, false,
+						hpack.HeaderField{Name: ":status", Value: "200"},
+						hpack.HeaderField{Name: "content-type", Value: "text/event-stream"})
+					<-p.done // reads nothing more
+				}
+			}
+			for r := p.next(); r != nil; r = p.next() {
+				p.answer(r)
+				initialized = initialized || r.msg.Method == messages.NotificationInitialized
+			}
+		}),
+		text: strings.Repeat("s", 4<<20),
+	},
 }
 
 // TestHostileHTTP2Servers runs every server of the table through an
