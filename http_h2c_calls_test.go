@@ -14,8 +14,8 @@ import (
 
 // TestLargeCallsInParallelOverH2C: calls whose arguments and answers are
 // far larger than HTTP/2's flow-control windows (160 KB each, 32 at once
-// on one connection whose window is the server's 1 MB) go over the
-// engine's own HTTP/2 client to a demo server in another process, and
+// on one connection whose window is the server's 1 MB) go over
+// net/http's HTTP/2 client to a demo server in another process, and
 // every answer comes back whole, in both eras.
 func TestLargeCallsInParallelOverH2C(t *testing.T) {
 	for _, era := range []string{"legacy", "modern"} {

@@ -7,8 +7,6 @@ import (
 	"net/url"
 	"sync"
 	"time"
-
-	"github.com/mcpengine/mcpengine/transport/internal/h2stream"
 )
 
 // Defaults for zero ClientOptions fields.
@@ -36,6 +34,20 @@ const (
 	// plus the ping timeout, instead of hanging until the session's calls
 	// time out.
 	DefaultHTTP2PingAfter = 30 * time.Second
+	// DefaultHTTP2PingTimeout is how long an HTTP/2 health-check ping may
+	// go unanswered before the connection is closed and every stream on
+	// it fails.
+	DefaultHTTP2PingTimeout = 15 * time.Second
+	// DefaultHTTP2StreamWindow is each HTTP/2 stream's receive window:
+	// what a server may make the client buffer on one stream before it is
+	// read (net/http's default is 4 MiB; an engine keeps thousands of
+	// listening streams open, each read by its listener as events come).
+	DefaultHTTP2StreamWindow = 256 << 10
+	// DefaultHTTP2WriteTimeout closes an HTTP/2 connection whose server
+	// has stopped reading: no byte could be written for this long. Every
+	// stream on it then fails, instead of waiting behind a write that
+	// never ends.
+	DefaultHTTP2WriteTimeout = 30 * time.Second
 )
 
 // ClientOptions tunes NewClient. The zero value is a good default for an
@@ -75,6 +87,24 @@ type ClientOptions struct {
 	// a health-check ping; zero means DefaultHTTP2PingAfter, negative
 	// disables the pings.
 	HTTP2PingAfter time.Duration
+	// HTTP2PingTimeout is how long a health-check ping may go unanswered
+	// before the connection closes; zero means DefaultHTTP2PingTimeout.
+	HTTP2PingTimeout time.Duration
+	// HTTP2WriteTimeout closes an HTTP/2 connection to which nothing could
+	// be written for this long (a server that stopped reading); zero means
+	// DefaultHTTP2WriteTimeout, negative means no bound.
+	HTTP2WriteTimeout time.Duration
+	// HTTP2StreamWindow is an HTTP/2 stream's receive window; zero means
+	// DefaultHTTP2StreamWindow.
+	HTTP2StreamWindow int
+	// HTTP2ConnWindow is an HTTP/2 connection's receive window; zero
+	// means net/http's default (1 GiB: the streams' windows bound what is
+	// buffered, and a stream nobody reads then never stalls the others).
+	HTTP2ConnWindow int
+	// HTTP2StrictMaxStreams makes requests beyond a server's
+	// MAX_CONCURRENT_STREAMS wait for a stream to end instead of opening
+	// another connection to it.
+	HTTP2StrictMaxStreams bool
 
 	// HTTP2PriorKnowledge speaks HTTP/2 without TLS (h2c) from the first
 	// byte to http:// URLs, for servers known to accept it: all sessions'
@@ -97,14 +127,6 @@ type ClientOptions struct {
 	// Proxy selects a proxy per request; nil means http.ProxyFromEnvironment
 	// (HTTPS_PROXY, NO_PROXY, ...). Use NoProxy to connect directly.
 	Proxy func(*http.Request) (*url.URL, error)
-
-	// HTTP2OverNetHTTP sends HTTP/2 requests through net/http's HTTP/2
-	// client. By default they go over HTTP/2 connections of the client's
-	// own (one goroutine per connection, none per request or open stream)
-	// whenever HTTP/2 applies: https whose server chooses h2, or http with
-	// HTTP2PriorKnowledge; through a proxy they always go through
-	// net/http.
-	HTTP2OverNetHTTP bool
 }
 
 // NoProxy is a ClientOptions.Proxy that never uses a proxy.
@@ -113,7 +135,10 @@ func NoProxy(*http.Request) (*url.URL, error) { return nil, nil }
 // NewClient returns an *http.Client tuned for many long-lived MCP sessions:
 // a large keep-alive pool, HTTP/2 whenever the server offers it (also with
 // a custom TLS configuration), bounded dial, handshake and response-header
-// waits, HTTP/2 health-check pings, and no overall timeout.
+// waits, HTTP/2 health-check pings and write timeout, and no overall
+// timeout. HTTP/2 is net/http's own client: it validates what a server
+// announces (SETTINGS, GOAWAY, RST_STREAM, header list sizes) and is
+// maintained, fuzzed and patched by the Go team.
 func NewClient(o ClientOptions) *http.Client {
 	dialer := &net.Dialer{
 		Timeout:   orDefault(o.DialTimeout, DefaultDialTimeout),
@@ -139,7 +164,12 @@ func NewClient(o ClientOptions) *http.Client {
 		ResponseHeaderTimeout: orNone(o.ResponseHeaderTimeout, DefaultResponseHeaderTimeout),
 		ExpectContinueTimeout: time.Second,
 		HTTP2: &http.HTTP2Config{
-			SendPingTimeout: orNone(o.HTTP2PingAfter, DefaultHTTP2PingAfter),
+			SendPingTimeout:               orNone(o.HTTP2PingAfter, DefaultHTTP2PingAfter),
+			PingTimeout:                   orDefault(o.HTTP2PingTimeout, DefaultHTTP2PingTimeout),
+			WriteByteTimeout:              orNone(o.HTTP2WriteTimeout, DefaultHTTP2WriteTimeout),
+			MaxReceiveBufferPerStream:     orDefault(o.HTTP2StreamWindow, DefaultHTTP2StreamWindow),
+			MaxReceiveBufferPerConnection: max(o.HTTP2ConnWindow, 0),
+			StrictMaxConcurrentRequests:   o.HTTP2StrictMaxStreams,
 		},
 	}
 	if o.TLS != nil {
@@ -153,19 +183,7 @@ func NewClient(o ClientOptions) *http.Client {
 		p.SetUnencryptedHTTP2(true)
 		t.Protocols = &p
 	}
-	if o.HTTP2OverNetHTTP {
-		return &http.Client{Transport: t}
-	}
-	streams := h2stream.New(h2stream.Options{
-		DialContext:           dial,
-		TLS:                   t.TLSClientConfig,
-		HandshakeTimeout:      t.TLSHandshakeTimeout,
-		PingAfter:             orNone(o.HTTP2PingAfter, DefaultHTTP2PingAfter),
-		IdleTimeout:           t.IdleConnTimeout,
-		ResponseHeaderTimeout: t.ResponseHeaderTimeout,
-		Fallback:              t,
-	})
-	return &http.Client{Transport: &streamRouter{base: t, streams: streams, h2c: o.HTTP2PriorKnowledge, proxy: proxy}}
+	return &http.Client{Transport: t}
 }
 
 var (

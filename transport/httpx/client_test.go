@@ -24,8 +24,8 @@ import (
 
 func transportOf(t *testing.T, c *http.Client) *http.Transport {
 	t.Helper()
-	tr, ok := NetHTTPTransport(c)
-	require.True(t, ok)
+	tr, ok := c.Transport.(*http.Transport)
+	require.True(t, ok, "NewClient's transport is net/http's")
 	return tr
 }
 
@@ -43,6 +43,11 @@ func TestNewClientDefaultsSuitManyLongLivedSessions(t *testing.T) {
 	assert.Equal(t, DefaultResponseHeaderTimeout, tr.ResponseHeaderTimeout)
 	assert.Equal(t, DefaultIdleConnTimeout, tr.IdleConnTimeout)
 	assert.Equal(t, DefaultHTTP2PingAfter, tr.HTTP2.SendPingTimeout)
+	assert.Equal(t, DefaultHTTP2PingTimeout, tr.HTTP2.PingTimeout)
+	assert.Equal(t, DefaultHTTP2WriteTimeout, tr.HTTP2.WriteByteTimeout)
+	assert.Equal(t, DefaultHTTP2StreamWindow, tr.HTTP2.MaxReceiveBufferPerStream)
+	assert.False(t, tr.HTTP2.StrictMaxConcurrentRequests)
+	assert.Nil(t, tr.Protocols, "HTTP/1.1, and HTTP/2 through ALPN (ForceAttemptHTTP2)")
 	assert.NotNil(t, tr.Proxy)
 	assert.NotNil(t, tr.DialContext)
 }
@@ -253,4 +258,41 @@ func TestTLSOptionsErrors(t *testing.T) {
 	assert.Equal(t, uint16(tls.VersionTLS12), cfg.MinVersion)
 	assert.True(t, TLSOptions{}.IsZero())
 	assert.False(t, TLSOptions{ServerName: "a"}.IsZero())
+}
+
+// HTTP2PriorKnowledge: http:// requests go as h2c from the first byte
+// (net/http's Protocols without HTTP1); https keeps HTTP/2 by ALPN.
+func TestPriorKnowledgeSpeaksH2CAndKeepsALPN(t *testing.T) {
+	c := NewClient(ClientOptions{HTTP2PriorKnowledge: true, Proxy: NoProxy})
+	defer c.CloseIdleConnections()
+	p := transportOf(t, c).Protocols
+	require.NotNil(t, p)
+	assert.False(t, p.HTTP1(), "without HTTP1, http:// goes as prior-knowledge h2c")
+	assert.True(t, p.UnencryptedHTTP2())
+	assert.True(t, p.HTTP2())
+
+	b := newBurstServer(t)
+	resp, err := c.Get(b.srv.URL)
+	require.NoError(t, err)
+	_ = resp.Body.Close()
+	assert.Equal(t, 2, resp.ProtoMajor)
+}
+
+// An https server that offers h2 by ALPN gets HTTP/2, also with a TLS
+// configuration of the engine's own (ForceAttemptHTTP2).
+func TestTLSNegotiatesH2ByALPN(t *testing.T) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.WriteString(w, r.Proto)
+	}))
+	srv.EnableHTTP2 = true
+	srv.StartTLS()
+	defer srv.Close()
+	cfg := srv.Client().Transport.(*http.Transport).TLSClientConfig.Clone()
+	c := NewClient(ClientOptions{TLS: cfg, Proxy: NoProxy})
+	defer c.CloseIdleConnections()
+	resp, err := c.Get(srv.URL)
+	require.NoError(t, err)
+	body, _ := io.ReadAll(resp.Body)
+	_ = resp.Body.Close()
+	assert.Equal(t, "HTTP/2.0", string(body))
 }

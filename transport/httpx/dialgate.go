@@ -31,10 +31,13 @@ const (
 // Share one gate between every client of an engine: the descriptor limit
 // is the process's.
 //
-// The gate also knows the dials under way, so that its owner can end them
-// when it closes (Close): an http.Transport finishes a dial its request no
-// longer waits for, for the next request's sake, and that socket would
-// outlive the engine.
+// The gate also knows the dials under way and the connections they made,
+// so that its owner can end them all when it closes (Close): an
+// http.Transport finishes a dial its request no longer waits for, for the
+// next request's sake, and that socket would outlive the engine; and
+// net/http closes only idle connections on request (CloseIdleConnections),
+// so a connection whose server stopped reading or answering, or that a
+// GOAWAY left draining, would keep its goroutines until the server let go.
 type DialGate struct {
 	mu      sync.Mutex
 	spacing time.Duration // 0: dials go at once
@@ -42,11 +45,12 @@ type DialGate struct {
 	raised  time.Time     // when spacing last grew
 	clear   chan struct{} // closed when a dial succeeds while spaced
 
-	dialing int                // dials under way
-	closed  bool               // Close was called: no dial starts
-	stop    context.Context    // done once Close was called: dials under way end
-	cancel  context.CancelFunc // ends stop
-	drained chan struct{}      // closed when closed and dialing is 0
+	dialing int                     // dials under way
+	closed  bool                    // Close was called: no dial starts
+	stop    context.Context         // done once Close was called: dials under way end
+	cancel  context.CancelFunc      // ends stop
+	drained chan struct{}           // closed when closed and dialing is 0
+	conns   map[*gatedConn]struct{} // connections dialed and not yet closed
 
 	failures atomic.Uint64
 }
@@ -78,8 +82,10 @@ func (g *DialGate) exit() {
 	}
 }
 
-// Close refuses new dials, ends those under way and waits for them to
-// return, at most until ctx ends.
+// Close refuses new dials, ends those under way, closes every connection
+// the gate's dials made, and waits for the dials to return, at most until
+// ctx ends. Whatever ran on those connections (net/http's read loops and
+// writers) ends with them.
 func (g *DialGate) Close(ctx context.Context) error {
 	g.mu.Lock()
 	if !g.closed {
@@ -88,6 +94,13 @@ func (g *DialGate) Close(ctx context.Context) error {
 			g.cancel()
 		}
 	}
+	conns := g.conns
+	g.conns = nil
+	g.mu.Unlock()
+	for c := range conns {
+		_ = c.Conn.Close()
+	}
+	g.mu.Lock()
 	if g.dialing == 0 {
 		g.mu.Unlock()
 		return nil
@@ -124,13 +137,56 @@ func (g *DialGate) Wrap(dial func(ctx context.Context, network, addr string) (ne
 		}
 		c, err := dial(ctx, network, addr)
 		g.done(err)
-		if err == nil && stop.Err() != nil {
-			// Connected as the gate closed: nobody will use it.
-			_ = c.Close()
-			return nil, ErrDialGateClosed
+		if err != nil {
+			return nil, err
 		}
-		return c, err
+		if gc, ok := g.track(c); ok {
+			return gc, nil
+		}
+		// Connected as the gate closed: nobody will use it.
+		_ = c.Close()
+		return nil, ErrDialGateClosed
 	}
+}
+
+// gatedConn is a connection the gate's dial made: it leaves the gate's
+// set when closed.
+type gatedConn struct {
+	net.Conn
+	g    *DialGate
+	once sync.Once
+}
+
+func (c *gatedConn) Close() error {
+	c.once.Do(func() {
+		c.g.mu.Lock()
+		delete(c.g.conns, c)
+		c.g.mu.Unlock()
+	})
+	return c.Conn.Close()
+}
+
+// track adds c to the gate's connections, or reports false once the gate
+// closed.
+func (g *DialGate) track(c net.Conn) (*gatedConn, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.closed {
+		return nil, false
+	}
+	if g.conns == nil {
+		g.conns = map[*gatedConn]struct{}{}
+	}
+	gc := &gatedConn{Conn: c, g: g}
+	g.conns[gc] = struct{}{}
+	return gc, true
+}
+
+// Conns counts the connections the gate's dials made that are still open.
+func (g *DialGate) Conns() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return len(g.conns)
 }
 
 // wait holds a dial while the gate is spaced until spacing has passed

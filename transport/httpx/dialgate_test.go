@@ -123,3 +123,45 @@ func TestDialGateCloseEndsDialsUnderWay(t *testing.T) {
 	require.ErrorIs(t, err, ErrDialGateClosed)
 	require.NoError(t, g.Close(ctx), "Close twice")
 }
+
+// Close closes every connection the gate's dials made and that is still
+// open: net/http closes only idle ones, and one whose stream is stuck (a
+// server that stopped reading) would outlive the engine with its
+// goroutines.
+func TestDialGateCloseClosesTheConnectionsItDialed(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	defer ln.Close()
+	accepted := make(chan net.Conn, 2)
+	go func() { // Owner: this test. Exits when the listener closes.
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- c
+		}
+	}()
+	var g DialGate
+	dial := g.Wrap((&net.Dialer{}).DialContext)
+	ctx := context.Background()
+	kept, err := dial(ctx, "tcp", ln.Addr().String())
+	require.NoError(t, err)
+	closed, err := dial(ctx, "tcp", ln.Addr().String())
+	require.NoError(t, err)
+	require.NoError(t, closed.Close())
+	assert.Equal(t, 1, g.Conns(), "a closed connection leaves the set")
+	server := <-accepted
+	defer server.Close()
+	(<-accepted).Close()
+
+	require.NoError(t, g.Close(ctx))
+	assert.Equal(t, 0, g.Conns())
+	_, err = kept.Read(make([]byte, 1))
+	assert.ErrorIs(t, err, net.ErrClosed, "the open connection was closed by the gate")
+	_ = server.SetReadDeadline(time.Now().Add(30 * time.Second))
+	_, err = server.Read(make([]byte, 1))
+	assert.Error(t, err, "the server saw the connection end")
+	_, err = dial(ctx, "tcp", ln.Addr().String())
+	assert.ErrorIs(t, err, ErrDialGateClosed)
+}

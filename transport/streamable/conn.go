@@ -13,20 +13,15 @@ import (
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/transport"
 	"github.com/mcpengine/mcpengine/transport/httpx"
-	"github.com/mcpengine/mcpengine/transport/internal/h2stream"
 	"github.com/mcpengine/mcpengine/transport/internal/httpcore"
 )
 
 // conn is one Streamable HTTP connection (one MCP session on the server);
 // it implements transport.PushConn and transport.SessionAware.
 type conn struct {
-	target *url.URL // the server's URL, shared by the POSTs (httpcore.NewPost)
-	name   string   // the redacted URL, for logs
-	client *http.Client
-	// poster takes the POSTs without an http.Request when client allows
-	// it (httpx.Poster: HTTP/2, nothing wrapping the transport); nil
-	// otherwise. Read-only after newConn.
-	poster    *h2stream.Transport
+	target    *url.URL // the server's URL, shared by the POSTs (httpcore.NewPost)
+	name      string   // the redacted URL, for logs
+	client    *http.Client
 	header    http.Header // canonical copy of Dialer.Header
 	max       int
 	log       *slog.Logger
@@ -148,7 +143,6 @@ func newConn(d *Dialer, u *url.URL) *conn {
 	if c.client == nil {
 		c.client = httpx.DefaultClient()
 	}
-	c.poster = httpx.Poster(c.client, c.target)
 	if c.max <= 0 {
 		c.max = transport.DefaultMaxFrameBytes
 	}
@@ -403,14 +397,7 @@ func (c *conn) sendPost(p *post) (*http.Response, string, error) {
 	if mod.Set() {
 		extra += 1 + count(mod.Name != "")
 	}
-	ctx := p.ctx()
-	if c.poster != nil {
-		h := postHeaders{caller: p.header, mod: mod, sid: sid, version: version, sendVersion: sendVersion}
-		if resp, sent, err := c.postDirect(ctx, p, &h); sent {
-			return resp, sid, err
-		}
-	}
-	req := httpcore.NewPost(ctx, c.target, c.header, extra, &p.body, p.out.Frame)
+	req := httpcore.NewPost(p.ctx(), c.target, c.header, extra, &p.body, p.out.Frame)
 	if p.header != nil {
 		addCallerHeaders(req, p.header)
 	}

@@ -52,7 +52,7 @@ func newServer(t *testing.T) *server { return newServerOver(t, false) }
 
 // newServerOver is newServer; with h2c the server also speaks
 // prior-knowledge h2c and its client does (the GET stream then goes over
-// the client's own HTTP/2 stream connections).
+// net/http's HTTP/2 client).
 func newServerOver(t *testing.T, h2c bool) *server {
 	t.Helper()
 	s := &server{reqs: map[string]chan seen{

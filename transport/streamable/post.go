@@ -1,6 +1,7 @@
 package streamable
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -32,6 +33,14 @@ func (c *conn) runPost(p *post) {
 		return
 	}
 	defer resp.Body.Close()
+	if resp.ProtoMajor == 2 && len(p.out.Frame) > 0 {
+		// net/http's HTTP/2 client watches the request's context only
+		// between its writes: while its writer is stuck on the body (a
+		// server that answered at once, then stopped reading), a Read of
+		// the answer outlives the context until HTTP2WriteTimeout.
+		// Closing the body ends that Read at once.
+		defer context.AfterFunc(p.ctx(), func() { _ = resp.Body.Close() })()
+	}
 
 	switch status := resp.StatusCode; {
 	case status == http.StatusNotFound && sid != "":

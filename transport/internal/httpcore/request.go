@@ -6,8 +6,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-
-	"github.com/mcpengine/mcpengine/transport/internal/h2stream"
 )
 
 // Header names and values every HTTP transport sends. The values are
@@ -123,36 +121,6 @@ func NewPost(ctx context.Context, u *url.URL, base http.Header, extra int, body 
 		r.Body, r.GetBody, r.ContentLength = io.NopCloser(&body.r), body.rewind, int64(len(frame))
 	}
 	return r.WithContext(ctx)
-}
-
-// AppendPostFields appends to dst the header fields of a POST that goes
-// without an http.Request (h2stream's Post): what NewPost puts in the
-// request's header map, base's headers, Content-Type, Accept and the
-// default User-Agent, but for the names replaced reports, which the
-// caller sets itself afterwards.
-func AppendPostFields(dst []h2stream.Field, base http.Header, replaced func(name string) bool) []h2stream.Field {
-	for k, vv := range base {
-		if k == "Content-Type" || k == "Accept" || replaced(k) {
-			continue
-		}
-		for _, v := range vv {
-			dst = append(dst, h2stream.Field{Name: k, Value: v})
-		}
-	}
-	dst = append(dst,
-		h2stream.Field{Name: "Content-Type", Value: contentTypeJSON[0]},
-		h2stream.Field{Name: "Accept", Value: acceptBoth[0]})
-	if _, ok := base["User-Agent"]; !ok && !replaced("User-Agent") {
-		dst = append(dst, h2stream.Field{Name: "User-Agent", Value: defaultAgent[0]})
-	}
-	return dst
-}
-
-// SetByNewPost reports whether NewPost's header map has name whatever
-// the caller adds: one of base's, or one NewPost sets.
-func SetByNewPost(base http.Header, name string) bool {
-	_, inBase := base[name]
-	return inBase || name == "Content-Type" || name == "Accept" || name == "User-Agent"
 }
 
 // Success reports a 2xx status.

@@ -9,29 +9,21 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpengine/mcpengine/messages"
-	"github.com/mcpengine/mcpengine/transport/httpx"
 )
 
-// A POST sent without an http.Request (the client's own HTTP/2
-// transport's Post) carries the same headers as one sent through
-// net/http: configured ones, the engine's (which replace configured ones
-// of the same name), the caller's that nothing else sets, and the
-// session, version and 2026-07-28 headers, which replace the caller's.
-func TestPostsWithoutARequestCarryTheSameHeaders(t *testing.T) {
+// A POST carries, over HTTP/1.1 and over h2c alike, the configured
+// headers, the engine's (which replace configured ones of the same name),
+// the caller's that nothing else sets, and the session, version and
+// 2026-07-28 headers, which replace the caller's.
+func TestPostsCarryTheirHeaders(t *testing.T) {
 	sent := map[bool][]http.Header{}
-	for _, direct := range []bool{true, false} {
-		s := newServerOver(t, true)
-		client := s.client
-		if !direct {
-			client = httpx.NewClient(httpx.ClientOptions{Proxy: httpx.NoProxy, HTTP2PriorKnowledge: true, HTTP2OverNetHTTP: true})
-			t.Cleanup(client.CloseIdleConnections)
-		}
-		c, col := dial(t, s, &Dialer{Client: client, Header: http.Header{
+	for _, h2c := range []bool{true, false} {
+		s := newServerOver(t, h2c)
+		c, col := dial(t, s, &Dialer{Client: s.client, Header: http.Header{
 			"X-Configured": {"a", "b"},
 			"Accept":       {"text/plain"},
 			"User-Agent":   {"configured-agent"},
 		}})
-		require.Equal(t, direct, c.poster != nil, "posts go without an http.Request")
 		initialize(t, s, c, col, "session-1", "2025-11-25", echoResult)
 
 		c.SetRequestHeaders(messages.NumberID(1), http.Header{
@@ -50,7 +42,7 @@ func TestPostsWithoutARequestCarryTheSameHeaders(t *testing.T) {
 
 		for _, h := range []http.Header{legacy.Header, modern.Header} {
 			h.Del("Accept-Encoding") // net/http asks for gzip on its own
-			sent[direct] = append(sent[direct], h)
+			sent[h2c] = append(sent[h2c], h)
 		}
 	}
 	assert.Equal(t, sent[false], sent[true])
