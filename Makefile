@@ -136,7 +136,7 @@ bench-scale:
 
 # The Go code of the protobuf messages between cluster members
 # (cluster/clusterpb; the distributed load test's in
-# internal/loadgen/distributed/loadpb) and of the engine's fork of
+# cmd/engine/internal/loadgen/distributed/loadpb) and of the engine's fork of
 # protoactor's actor package (internal/protoactor), checked in; CI does not
 # regenerate it. The plugin
 # is pinned to the google.golang.org/protobuf version in go.mod and
@@ -148,7 +148,7 @@ proto:
 	GOBIN=$(CURDIR)/bin/tools $(GO) install google.golang.org/protobuf/cmd/protoc-gen-go@$(PROTOC_GEN_GO_VERSION)
 	protoc --plugin=protoc-gen-go=$(CURDIR)/bin/tools/protoc-gen-go \
 		--go_out=. --go_opt=paths=source_relative cluster/clusterpb/session.proto \
-		internal/loadgen/distributed/loadpb/load.proto \
+		cmd/engine/internal/loadgen/distributed/loadpb/load.proto \
 		internal/protoactor/actor/actor.proto
 	# The actor fork's PID caches its process in a field of its own, as
 	# protoactor-go's hand-edited actor.pb.go does (internal/protoactor/actor/pid.go).

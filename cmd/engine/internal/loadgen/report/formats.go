@@ -3,7 +3,7 @@ package report
 import (
 	"io"
 
-	"github.com/mcpengine/mcpengine/internal/loadgen"
+	"github.com/mcpengine/mcpengine/cmd/engine/internal/loadgen"
 )
 
 // Formats are the report formats by the name -O takes.

@@ -7,7 +7,7 @@ import (
 	"os"
 	"text/tabwriter"
 
-	"github.com/mcpengine/mcpengine/internal/loadgen"
+	"github.com/mcpengine/mcpengine/cmd/engine/internal/loadgen"
 )
 
 // ReadJSON reads a JSON report written by JSON, refusing another schema.

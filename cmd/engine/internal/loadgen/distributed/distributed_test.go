@@ -21,9 +21,9 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/mcpengine/mcpengine"
+	"github.com/mcpengine/mcpengine/cmd/engine/internal/loadgen"
+	"github.com/mcpengine/mcpengine/cmd/engine/internal/loadgen/distributed/disttest"
 	"github.com/mcpengine/mcpengine/demoserver"
-	"github.com/mcpengine/mcpengine/internal/loadgen"
-	"github.com/mcpengine/mcpengine/internal/loadgen/distributed/disttest"
 	"github.com/mcpengine/mcpengine/transport"
 	"github.com/mcpengine/mcpengine/transport/memory"
 )

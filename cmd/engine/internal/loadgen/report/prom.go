@@ -8,7 +8,7 @@ import (
 	"github.com/prometheus/common/expfmt"
 	"google.golang.org/protobuf/proto"
 
-	"github.com/mcpengine/mcpengine/internal/loadgen"
+	"github.com/mcpengine/mcpengine/cmd/engine/internal/loadgen"
 )
 
 // Prometheus writes the result in the Prometheus text exposition format,

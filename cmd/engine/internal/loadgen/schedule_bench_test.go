@@ -14,7 +14,7 @@ import (
 // percentiles are the generator's own error, which every latency it
 // reports contains. One iteration is a 2-second run.
 //
-//	go test -run '^$' -bench BenchmarkSchedulePrecision -benchtime 3x ./internal/loadgen/
+//	go test -run '^$' -bench BenchmarkSchedulePrecision -benchtime 3x ./cmd/engine/internal/loadgen/
 func BenchmarkSchedulePrecision(b *testing.B) {
 	for _, rate := range []float64{500, 2000, 10000} {
 		b.Run(fmt.Sprintf("rate=%.0f", rate), func(b *testing.B) {

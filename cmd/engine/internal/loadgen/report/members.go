@@ -5,7 +5,7 @@ import (
 	"io"
 	"text/tabwriter"
 
-	"github.com/mcpengine/mcpengine/internal/loadgen"
+	"github.com/mcpengine/mcpengine/cmd/engine/internal/loadgen"
 )
 
 // printMembers is a distributed run's table: each member's share and

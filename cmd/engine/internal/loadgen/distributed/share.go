@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/mcpengine/mcpengine/internal/loadgen"
+	"github.com/mcpengine/mcpengine/cmd/engine/internal/loadgen"
 )
 
 // ErrSplit is returned when the load cannot be shared by the members

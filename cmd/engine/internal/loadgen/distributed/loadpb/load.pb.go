@@ -9,7 +9,7 @@
 // versions:
 // 	protoc-gen-go v1.36.12
 // 	protoc        v3.21.12
-// source: internal/loadgen/distributed/loadpb/load.proto
+// source: cmd/engine/internal/loadgen/distributed/loadpb/load.proto
 
 package loadpb
 
@@ -56,7 +56,7 @@ type Prepare struct {
 
 func (x *Prepare) Reset() {
 	*x = Prepare{}
-	mi := &file_internal_loadgen_distributed_loadpb_load_proto_msgTypes[0]
+	mi := &file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_msgTypes[0]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -68,7 +68,7 @@ func (x *Prepare) String() string {
 func (*Prepare) ProtoMessage() {}
 
 func (x *Prepare) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_loadgen_distributed_loadpb_load_proto_msgTypes[0]
+	mi := &file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_msgTypes[0]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -81,7 +81,7 @@ func (x *Prepare) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Prepare.ProtoReflect.Descriptor instead.
 func (*Prepare) Descriptor() ([]byte, []int) {
-	return file_internal_loadgen_distributed_loadpb_load_proto_rawDescGZIP(), []int{0}
+	return file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_rawDescGZIP(), []int{0}
 }
 
 func (x *Prepare) GetRunId() string {
@@ -165,7 +165,7 @@ type Ready struct {
 
 func (x *Ready) Reset() {
 	*x = Ready{}
-	mi := &file_internal_loadgen_distributed_loadpb_load_proto_msgTypes[1]
+	mi := &file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_msgTypes[1]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -177,7 +177,7 @@ func (x *Ready) String() string {
 func (*Ready) ProtoMessage() {}
 
 func (x *Ready) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_loadgen_distributed_loadpb_load_proto_msgTypes[1]
+	mi := &file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_msgTypes[1]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -190,7 +190,7 @@ func (x *Ready) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ready.ProtoReflect.Descriptor instead.
 func (*Ready) Descriptor() ([]byte, []int) {
-	return file_internal_loadgen_distributed_loadpb_load_proto_rawDescGZIP(), []int{1}
+	return file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_rawDescGZIP(), []int{1}
 }
 
 func (x *Ready) GetRunId() string {
@@ -220,7 +220,7 @@ type Go struct {
 
 func (x *Go) Reset() {
 	*x = Go{}
-	mi := &file_internal_loadgen_distributed_loadpb_load_proto_msgTypes[2]
+	mi := &file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_msgTypes[2]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -232,7 +232,7 @@ func (x *Go) String() string {
 func (*Go) ProtoMessage() {}
 
 func (x *Go) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_loadgen_distributed_loadpb_load_proto_msgTypes[2]
+	mi := &file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_msgTypes[2]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -245,7 +245,7 @@ func (x *Go) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Go.ProtoReflect.Descriptor instead.
 func (*Go) Descriptor() ([]byte, []int) {
-	return file_internal_loadgen_distributed_loadpb_load_proto_rawDescGZIP(), []int{2}
+	return file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_rawDescGZIP(), []int{2}
 }
 
 func (x *Go) GetRunId() string {
@@ -275,7 +275,7 @@ type Stop struct {
 
 func (x *Stop) Reset() {
 	*x = Stop{}
-	mi := &file_internal_loadgen_distributed_loadpb_load_proto_msgTypes[3]
+	mi := &file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -287,7 +287,7 @@ func (x *Stop) String() string {
 func (*Stop) ProtoMessage() {}
 
 func (x *Stop) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_loadgen_distributed_loadpb_load_proto_msgTypes[3]
+	mi := &file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -300,7 +300,7 @@ func (x *Stop) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Stop.ProtoReflect.Descriptor instead.
 func (*Stop) Descriptor() ([]byte, []int) {
-	return file_internal_loadgen_distributed_loadpb_load_proto_rawDescGZIP(), []int{3}
+	return file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *Stop) GetRunId() string {
@@ -333,7 +333,7 @@ type ErrorClasses struct {
 
 func (x *ErrorClasses) Reset() {
 	*x = ErrorClasses{}
-	mi := &file_internal_loadgen_distributed_loadpb_load_proto_msgTypes[4]
+	mi := &file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -345,7 +345,7 @@ func (x *ErrorClasses) String() string {
 func (*ErrorClasses) ProtoMessage() {}
 
 func (x *ErrorClasses) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_loadgen_distributed_loadpb_load_proto_msgTypes[4]
+	mi := &file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -358,7 +358,7 @@ func (x *ErrorClasses) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ErrorClasses.ProtoReflect.Descriptor instead.
 func (*ErrorClasses) Descriptor() ([]byte, []int) {
-	return file_internal_loadgen_distributed_loadpb_load_proto_rawDescGZIP(), []int{4}
+	return file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *ErrorClasses) GetTransport() int64 {
@@ -455,7 +455,7 @@ type Progress struct {
 
 func (x *Progress) Reset() {
 	*x = Progress{}
-	mi := &file_internal_loadgen_distributed_loadpb_load_proto_msgTypes[5]
+	mi := &file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -467,7 +467,7 @@ func (x *Progress) String() string {
 func (*Progress) ProtoMessage() {}
 
 func (x *Progress) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_loadgen_distributed_loadpb_load_proto_msgTypes[5]
+	mi := &file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -480,7 +480,7 @@ func (x *Progress) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Progress.ProtoReflect.Descriptor instead.
 func (*Progress) Descriptor() ([]byte, []int) {
-	return file_internal_loadgen_distributed_loadpb_load_proto_rawDescGZIP(), []int{5}
+	return file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *Progress) GetRunId() string {
@@ -679,7 +679,7 @@ type ProgressAck struct {
 
 func (x *ProgressAck) Reset() {
 	*x = ProgressAck{}
-	mi := &file_internal_loadgen_distributed_loadpb_load_proto_msgTypes[6]
+	mi := &file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -691,7 +691,7 @@ func (x *ProgressAck) String() string {
 func (*ProgressAck) ProtoMessage() {}
 
 func (x *ProgressAck) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_loadgen_distributed_loadpb_load_proto_msgTypes[6]
+	mi := &file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -704,7 +704,7 @@ func (x *ProgressAck) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ProgressAck.ProtoReflect.Descriptor instead.
 func (*ProgressAck) Descriptor() ([]byte, []int) {
-	return file_internal_loadgen_distributed_loadpb_load_proto_rawDescGZIP(), []int{6}
+	return file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *ProgressAck) GetRunId() string {
@@ -747,7 +747,7 @@ type Done struct {
 
 func (x *Done) Reset() {
 	*x = Done{}
-	mi := &file_internal_loadgen_distributed_loadpb_load_proto_msgTypes[7]
+	mi := &file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -759,7 +759,7 @@ func (x *Done) String() string {
 func (*Done) ProtoMessage() {}
 
 func (x *Done) ProtoReflect() protoreflect.Message {
-	mi := &file_internal_loadgen_distributed_loadpb_load_proto_msgTypes[7]
+	mi := &file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -772,7 +772,7 @@ func (x *Done) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Done.ProtoReflect.Descriptor instead.
 func (*Done) Descriptor() ([]byte, []int) {
-	return file_internal_loadgen_distributed_loadpb_load_proto_rawDescGZIP(), []int{7}
+	return file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Done) GetRunId() string {
@@ -803,11 +803,11 @@ func (x *Done) GetResultJson() []byte {
 	return nil
 }
 
-var File_internal_loadgen_distributed_loadpb_load_proto protoreflect.FileDescriptor
+var File_cmd_engine_internal_loadgen_distributed_loadpb_load_proto protoreflect.FileDescriptor
 
-const file_internal_loadgen_distributed_loadpb_load_proto_rawDesc = "" +
+const file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_rawDesc = "" +
 	"\n" +
-	".internal/loadgen/distributed/loadpb/load.proto\x12\x11mcpengine.load.v1\"\xae\x02\n" +
+	"9cmd/engine/internal/loadgen/distributed/loadpb/load.proto\x12\x11mcpengine.load.v1\"\xae\x02\n" +
 	"\aPrepare\x12\x15\n" +
 	"\x06run_id\x18\x01 \x01(\tR\x05runId\x12/\n" +
 	"\x13coordinator_address\x18\x02 \x01(\tR\x12coordinatorAddress\x12%\n" +
@@ -880,22 +880,22 @@ const file_internal_loadgen_distributed_loadpb_load_proto_rawDesc = "" +
 	"\x06member\x18\x02 \x01(\tR\x06member\x12\x14\n" +
 	"\x05error\x18\x03 \x01(\tR\x05error\x12\x1f\n" +
 	"\vresult_json\x18\x04 \x01(\fR\n" +
-	"resultJsonBDZBgithub.com/mcpengine/mcpengine/internal/loadgen/distributed/loadpbb\x06proto3"
+	"resultJsonBOZMgithub.com/mcpengine/mcpengine/cmd/engine/internal/loadgen/distributed/loadpbb\x06proto3"
 
 var (
-	file_internal_loadgen_distributed_loadpb_load_proto_rawDescOnce sync.Once
-	file_internal_loadgen_distributed_loadpb_load_proto_rawDescData []byte
+	file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_rawDescOnce sync.Once
+	file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_rawDescData []byte
 )
 
-func file_internal_loadgen_distributed_loadpb_load_proto_rawDescGZIP() []byte {
-	file_internal_loadgen_distributed_loadpb_load_proto_rawDescOnce.Do(func() {
-		file_internal_loadgen_distributed_loadpb_load_proto_rawDescData = protoimpl.X.CompressGZIP(unsafe.Slice(unsafe.StringData(file_internal_loadgen_distributed_loadpb_load_proto_rawDesc), len(file_internal_loadgen_distributed_loadpb_load_proto_rawDesc)))
+func file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_rawDescGZIP() []byte {
+	file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_rawDescOnce.Do(func() {
+		file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_rawDescData = protoimpl.X.CompressGZIP(unsafe.Slice(unsafe.StringData(file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_rawDesc), len(file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_rawDesc)))
 	})
-	return file_internal_loadgen_distributed_loadpb_load_proto_rawDescData
+	return file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_rawDescData
 }
 
-var file_internal_loadgen_distributed_loadpb_load_proto_msgTypes = make([]protoimpl.MessageInfo, 8)
-var file_internal_loadgen_distributed_loadpb_load_proto_goTypes = []any{
+var file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_msgTypes = make([]protoimpl.MessageInfo, 8)
+var file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_goTypes = []any{
 	(*Prepare)(nil),      // 0: mcpengine.load.v1.Prepare
 	(*Ready)(nil),        // 1: mcpengine.load.v1.Ready
 	(*Go)(nil),           // 2: mcpengine.load.v1.Go
@@ -905,7 +905,7 @@ var file_internal_loadgen_distributed_loadpb_load_proto_goTypes = []any{
 	(*ProgressAck)(nil),  // 6: mcpengine.load.v1.ProgressAck
 	(*Done)(nil),         // 7: mcpengine.load.v1.Done
 }
-var file_internal_loadgen_distributed_loadpb_load_proto_depIdxs = []int32{
+var file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_depIdxs = []int32{
 	4, // 0: mcpengine.load.v1.Progress.classes:type_name -> mcpengine.load.v1.ErrorClasses
 	1, // [1:1] is the sub-list for method output_type
 	1, // [1:1] is the sub-list for method input_type
@@ -914,26 +914,26 @@ var file_internal_loadgen_distributed_loadpb_load_proto_depIdxs = []int32{
 	0, // [0:1] is the sub-list for field type_name
 }
 
-func init() { file_internal_loadgen_distributed_loadpb_load_proto_init() }
-func file_internal_loadgen_distributed_loadpb_load_proto_init() {
-	if File_internal_loadgen_distributed_loadpb_load_proto != nil {
+func init() { file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_init() }
+func file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_init() {
+	if File_cmd_engine_internal_loadgen_distributed_loadpb_load_proto != nil {
 		return
 	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
-			RawDescriptor: unsafe.Slice(unsafe.StringData(file_internal_loadgen_distributed_loadpb_load_proto_rawDesc), len(file_internal_loadgen_distributed_loadpb_load_proto_rawDesc)),
+			RawDescriptor: unsafe.Slice(unsafe.StringData(file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_rawDesc), len(file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_rawDesc)),
 			NumEnums:      0,
 			NumMessages:   8,
 			NumExtensions: 0,
 			NumServices:   0,
 		},
-		GoTypes:           file_internal_loadgen_distributed_loadpb_load_proto_goTypes,
-		DependencyIndexes: file_internal_loadgen_distributed_loadpb_load_proto_depIdxs,
-		MessageInfos:      file_internal_loadgen_distributed_loadpb_load_proto_msgTypes,
+		GoTypes:           file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_goTypes,
+		DependencyIndexes: file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_depIdxs,
+		MessageInfos:      file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_msgTypes,
 	}.Build()
-	File_internal_loadgen_distributed_loadpb_load_proto = out.File
-	file_internal_loadgen_distributed_loadpb_load_proto_goTypes = nil
-	file_internal_loadgen_distributed_loadpb_load_proto_depIdxs = nil
+	File_cmd_engine_internal_loadgen_distributed_loadpb_load_proto = out.File
+	file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_goTypes = nil
+	file_cmd_engine_internal_loadgen_distributed_loadpb_load_proto_depIdxs = nil
 }

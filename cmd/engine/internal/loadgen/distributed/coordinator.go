@@ -12,8 +12,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/mcpengine/mcpengine/internal/loadgen"
-	"github.com/mcpengine/mcpengine/internal/loadgen/distributed/loadpb"
+	"github.com/mcpengine/mcpengine/cmd/engine/internal/loadgen"
+	"github.com/mcpengine/mcpengine/cmd/engine/internal/loadgen/distributed/loadpb"
 )
 
 // Options configure a distributed run's coordinator.

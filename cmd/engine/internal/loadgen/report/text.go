@@ -8,7 +8,7 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/mcpengine/mcpengine/internal/loadgen"
+	"github.com/mcpengine/mcpengine/cmd/engine/internal/loadgen"
 	"github.com/mcpengine/mcpengine/messages"
 )
 

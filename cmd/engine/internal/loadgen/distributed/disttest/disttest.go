@@ -1,5 +1,5 @@
 // Package disttest checks the report of a distributed load run, for the
-// tests of the coordinator (internal/loadgen/distributed) and of
+// tests of the coordinator (cmd/engine/internal/loadgen/distributed) and of
 // `engine load --join` (cmd/engine). It is for _test.go files only.
 package disttest
 
@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mcpengine/mcpengine/internal/loadgen"
+	"github.com/mcpengine/mcpengine/cmd/engine/internal/loadgen"
 )
 
 // LatencyIsTheMembersMerged asserts that the run's latency summary is the

@@ -6,8 +6,8 @@ import (
 
 	"github.com/HdrHistogram/hdrhistogram-go"
 
-	"github.com/mcpengine/mcpengine/internal/loadgen"
-	"github.com/mcpengine/mcpengine/internal/loadgen/distributed/loadpb"
+	"github.com/mcpengine/mcpengine/cmd/engine/internal/loadgen"
+	"github.com/mcpengine/mcpengine/cmd/engine/internal/loadgen/distributed/loadpb"
 )
 
 // progressMsg is a member's interval as the coordinator receives it.

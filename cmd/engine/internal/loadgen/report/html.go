@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/mcpengine/mcpengine/internal/loadgen"
+	"github.com/mcpengine/mcpengine/cmd/engine/internal/loadgen"
 )
 
 // The HTML report is one file with everything inline (styles, SVG charts,

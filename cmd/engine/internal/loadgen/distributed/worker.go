@@ -10,8 +10,8 @@ import (
 
 	"github.com/asynkron/protoactor-go/actor"
 
-	"github.com/mcpengine/mcpengine/internal/loadgen"
-	"github.com/mcpengine/mcpengine/internal/loadgen/distributed/loadpb"
+	"github.com/mcpengine/mcpengine/cmd/engine/internal/loadgen"
+	"github.com/mcpengine/mcpengine/cmd/engine/internal/loadgen/distributed/loadpb"
 )
 
 // WorkerName is the name of the load worker actor on every member: the

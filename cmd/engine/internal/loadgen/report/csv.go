@@ -5,7 +5,7 @@ import (
 	"io"
 	"strconv"
 
-	"github.com/mcpengine/mcpengine/internal/loadgen"
+	"github.com/mcpengine/mcpengine/cmd/engine/internal/loadgen"
 )
 
 // CSVHeader are the columns of -O csv: one row for all calls ("*", kind
