@@ -1,4 +1,4 @@
-package cluster
+package etcd
 
 import (
 	"context"
@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// An etcd that does not answer is reported as ErrEtcdUnreachable, naming
-// the endpoints, once the caller's context ends (or the dial timeout
-// passes), and the client asked leaves nothing running (goleak).
+// An etcd that does not answer is reported as ErrUnreachable, naming the
+// endpoints, once the caller's context ends (or the dial timeout passes),
+// and the client asked leaves nothing running (goleak).
 func TestEtcdThatDoesNotAnswerIsReported(t *testing.T) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
@@ -21,9 +21,8 @@ func TestEtcdThatDoesNotAnswerIsReported(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond)
 	defer cancel()
-	cfg := &Config{Provider: ProviderConfig{Kind: ProviderEtcd, EtcdEndpoints: []string{dead}}}
-	_, err = newEtcdProvider(ctx, cfg)
-	require.ErrorIs(t, err, ErrEtcdUnreachable)
+	_, err = Provider{Endpoints: []string{dead}}.ClusterProvider(ctx)
+	require.ErrorIs(t, err, ErrUnreachable)
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.Contains(t, err.Error(), dead)
 }
