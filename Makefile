@@ -10,8 +10,11 @@ all: lint test
 # The version `engine --version` prints: git describe, when git can tell.
 VERSION := $(shell git describe --tags --always --dirty 2>/dev/null)
 
+# TAGS leaves cluster providers out (README.md): make build TAGS=noclusterk8s
+TAGS ?=
+
 build:
-	$(GO) build -ldflags "-X main.buildVersion=$(VERSION)" -o $(BIN) ./cmd/engine
+	$(GO) build -tags '$(TAGS)' -ldflags "-X main.buildVersion=$(VERSION)" -o $(BIN) ./cmd/engine
 
 # The main job on the embedded default: a short load run against the demo
 # server (started as subprocesses by the engine itself), then its report.
@@ -136,7 +139,7 @@ bench-scale:
 
 # The Go code of the protobuf messages between cluster members
 # (cluster/clusterpb; the distributed load test's in
-# internal/loadgen/distributed/loadpb), checked in; CI does not regenerate it. The plugin
+# cmd/engine/internal/loadgen/distributed/loadpb), checked in; CI does not regenerate it. The plugin
 # is pinned to the google.golang.org/protobuf version in go.mod and
 # installed into bin/tools; protoc itself comes from the system.
 PROTOC_GEN_GO_VERSION = $(shell $(GO) list -m -f '{{.Version}}' google.golang.org/protobuf)
@@ -146,4 +149,4 @@ proto:
 	GOBIN=$(CURDIR)/bin/tools $(GO) install google.golang.org/protobuf/cmd/protoc-gen-go@$(PROTOC_GEN_GO_VERSION)
 	protoc --plugin=protoc-gen-go=$(CURDIR)/bin/tools/protoc-gen-go \
 		--go_out=. --go_opt=paths=source_relative cluster/clusterpb/session.proto \
-		internal/loadgen/distributed/loadpb/load.proto
+		cmd/engine/internal/loadgen/distributed/loadpb/load.proto

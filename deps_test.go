@@ -16,7 +16,8 @@ const rootPackage = "github.com/mcpengine/mcpengine"
 // importing the root package: the OpenTelemetry SDK and exporters (a
 // library depends on the OpenTelemetry API only; the application picks the
 // SDK), gRPC, Prometheus, and what only the CLI and the load generator use.
-// They live in telemetry/export, gateway/, internal/loadgen and cmd/engine;
+// They live in telemetry/export, gateway/ and cmd/engine (the load
+// generator in cmd/engine/internal/loadgen);
 // protoactor's remote and cluster (with gRPC) only in cluster/ and what
 // imports it (gateway/ for cluster gateways, cmd/engine). The engine's
 // actors run on protoactor-go's actor package as published, which links a
@@ -34,12 +35,11 @@ var cliOnly = []string{
 	"github.com/santhosh-tekuri/jsonschema",
 	"github.com/ohler55/ojg",
 	"github.com/mcpengine/mcpengine/telemetry/export",
-	"github.com/mcpengine/mcpengine/cmd",
+	"github.com/mcpengine/mcpengine/cmd",     // the CLI and its load generator (cmd/engine/internal/loadgen)
 	"github.com/mcpengine/mcpengine/cluster", // and its clusterpb
 	"github.com/asynkron/protoactor-go/remote",
 	"github.com/asynkron/protoactor-go/cluster",
 	"github.com/mcpengine/mcpengine/gateway",
-	"github.com/mcpengine/mcpengine/internal/loadgen",
 	"github.com/mcpengine/mcpengine/internal/oauthtest", // test support: _test.go files only
 	"github.com/mcpengine/mcpengine/internal/testkit",   // test support: _test.go files only
 }

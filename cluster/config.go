@@ -24,9 +24,9 @@ type Config struct {
 	// Listen is the host:port other members reach this member at for
 	// membership. With the automanaged provider it is the provider's
 	// health endpoint (which protoactor binds on 0.0.0.0 whatever the
-	// host) and the actor remote binds Host:RemotePort; with Consul, etcd
-	// and Kubernetes it is the actor remote's own address, which those
-	// providers register.
+	// host) and the actor remote binds Host:RemotePort; with a
+	// Provider.Registry (Consul, etcd, Kubernetes) it is the actor
+	// remote's own address, which the registry advertises.
 	Listen string
 	// Listener, when set, is the automanaged provider's listener, already
 	// bound (Listen is then taken from its address); the member owns it,
@@ -42,7 +42,7 @@ type Config struct {
 	// the static host list it polls).
 	Join []string
 	// Provider picks the membership provider; the zero value is
-	// automanaged.
+	// automanaged, polling Join.
 	Provider ProviderConfig
 	// Kinds are more virtual actor kinds this member offers (the load
 	// worker, for one) beside SessionKind.
@@ -83,31 +83,16 @@ type Config struct {
 	LibraryLogLevel *slog.Level
 }
 
-// Provider kinds for ProviderConfig.Kind.
-const (
-	ProviderAutomanaged = "automanaged"
-	ProviderConsul      = "consul"
-	ProviderEtcd        = "etcd"
-	ProviderK8s         = "k8s"
-)
-
-// ProviderConfig selects and configures the cluster provider.
+// ProviderConfig selects and configures the membership provider.
 type ProviderConfig struct {
-	// Kind is automanaged (default), consul, etcd or k8s.
-	Kind string
 	// RefreshTTL is how often the automanaged provider polls its hosts,
-	// hence how soon a dead member is noticed (default 1s).
+	// hence how soon a dead member is noticed (default 1s); under every
+	// provider, how often a Watcher renews its watch.
 	RefreshTTL time.Duration
-	// ConsulAddress is the Consul agent's HTTP address; empty uses
-	// CONSUL_HTTP_ADDR, else 127.0.0.1:8500.
-	ConsulAddress string
-	// EtcdEndpoints are the etcd client endpoints (default
-	// 127.0.0.1:2379); EtcdBaseKey prefixes the member keys (default
-	// /protoactor).
-	EtcdEndpoints []string
-	EtcdBaseKey   string
-	// The Kubernetes provider takes everything from the pod it runs in:
-	// its service account, namespace and hostname (docs/cluster/k8s).
+	// Registry, when set, replaces the automanaged provider with one that
+	// keeps the member list in a service: consul.Provider, etcd.Provider
+	// or k8s.Provider, each in its package under cluster/provider.
+	Registry Registry
 }
 
 // errConfig marks a Config Start refuses.
@@ -161,14 +146,8 @@ func (c *Config) validate() error {
 	if _, _, err := c.listenAddr(); err != nil {
 		return err
 	}
-	switch c.Provider.Kind {
-	case "", ProviderAutomanaged:
-	case ProviderConsul, ProviderEtcd, ProviderK8s:
-		if c.Listener != nil {
-			return fmt.Errorf("%w: Listener is for the automanaged provider only", errConfig)
-		}
-	default:
-		return fmt.Errorf("%w: provider %q: use automanaged, consul, etcd or k8s", errConfig, c.Provider.Kind)
+	if r := c.Provider.Registry; r != nil && c.Listener != nil {
+		return fmt.Errorf("%w: Listener is for the automanaged provider only, not %s", errConfig, r.Name())
 	}
 	for name := range c.Servers {
 		if name == "" || strings.Contains(name, "/") {

@@ -5,9 +5,10 @@
 //
 // A member is started with Start and leaves with Close. Membership comes
 // from a cluster provider: the automanaged provider for a static list of
-// hosts (the default), or the Consul, etcd and Kubernetes providers
-// protoactor ships. Every member offers the session kind (SessionKind) and
-// any kind a caller adds in Config.Kinds.
+// hosts (the default), or a Registry, protoactor's Consul, etcd or
+// Kubernetes provider, each in its own package under cluster/provider so
+// that this package links none of their clients. Every member offers the
+// session kind (SessionKind) and any kind a caller adds in Config.Kinds.
 //
 // A session is named by the server it talks to (a key of Config.Servers,
 // the same table on every member) and a session name. Its identity decides

@@ -2,20 +2,27 @@ package cluster
 
 import (
 	"context"
-	"fmt"
-	"net"
-	"net/http"
-	"strconv"
-	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
 	protocluster "github.com/asynkron/protoactor-go/cluster"
-	"github.com/asynkron/protoactor-go/cluster/clusterproviders/automanaged"
-	"github.com/asynkron/protoactor-go/cluster/clusterproviders/consul"
-	"github.com/asynkron/protoactor-go/cluster/clusterproviders/k8s"
-	"github.com/hashicorp/consul/api"
 	"github.com/labstack/echo"
 )
+
+// Registry is a membership provider that keeps the member list in a
+// service of its own (Consul, etcd, the Kubernetes API) rather than
+// polling the static list in Config.Join, as the automanaged default
+// does. Each lives in a package of its own under cluster/provider
+// (consul, etcd, k8s): a program links a service's client only if it
+// imports that package, so one that runs members on a static host list
+// links none of them.
+type Registry interface {
+	// Name names the provider in errors and logs: consul, etcd, k8s.
+	Name() string
+	// ClusterProvider builds protoactor's provider for the member Start
+	// is starting. ctx is Start's: what the provider asks before the
+	// member joins must end with it.
+	ClusterProvider(ctx context.Context) (protocluster.ClusterProvider, error)
+}
 
 // membership is the provider a member runs, with what Start needs to
 // know of it.
@@ -25,76 +32,25 @@ type membership struct {
 	remoteHost string
 	remotePort int
 	// health is the automanaged provider's endpoint, bound by Start on
-	// Listen itself (nil for the other providers).
+	// Listen itself (nil for a Registry).
 	health *echo.Echo
 }
 
-// newMembership builds the provider cfg.Provider names (cfg.validate
-// has checked it). The automanaged
-// provider listens on a server of our own making: protoactor would bind
-// 0.0.0.0:PORT itself, but it serves a listener already set on its
-// server, so the health endpoint binds exactly Listen (and Listen's port
-// may be 0 in tests).
+// newMembership builds the provider cfg.Provider picks (cfg.validate
+// has checked it). Under a Registry the actor remote binds Listen, which
+// the registry advertises to the other members.
 func newMembership(ctx context.Context, cfg *Config, system *actor.ActorSystem) (*membership, error) {
 	host, port, err := cfg.listenAddr()
 	if err != nil {
 		return nil, err
 	}
-	switch cfg.Provider.Kind {
-	case "", ProviderAutomanaged:
-		ln := cfg.Listener
-		if ln == nil {
-			if ln, err = net.Listen("tcp", cfg.Listen); err != nil {
-				return nil, fmt.Errorf("cluster: membership listener: %w", err)
-			}
-		}
-		port = ln.Addr().(*net.TCPAddr).Port
-		self := net.JoinHostPort(host, strconv.Itoa(port))
-		hosts := []string{self}
-		for _, j := range cfg.Join {
-			if j != self && j != cfg.Listen {
-				hosts = append(hosts, j)
-			}
-		}
-		e := echo.New()
-		e.HideBanner, e.HidePort = true, true
-		e.Listener = ln
-		ttl := cfg.Provider.RefreshTTL
-		if ttl <= 0 {
-			ttl = time.Second
-		}
-		p := automanaged.NewWithTesting(ttl, port, e, hosts...)
-		e.GET("/_health", func(c echo.Context) error {
-			// What protoactor's own endpoint answers: this member's id,
-			// remote address and kinds, read when asked since the remote
-			// address is known only once it started.
-			rh, rp, err := system.GetHostPort()
-			if err != nil {
-				return c.NoContent(http.StatusServiceUnavailable)
-			}
-			cl := protocluster.GetCluster(system)
-			return c.JSON(http.StatusOK, automanaged.NewNode(cfg.name(), system.ID, rh, rp, port, cl.GetClusterKinds()))
-		})
-		return &membership{provider: p, remoteHost: host, remotePort: cfg.RemotePort, health: e}, nil
-	case ProviderConsul:
-		cc := &api.Config{Address: cfg.Provider.ConsulAddress}
-		p, err := consul.NewWithConfig(cc)
-		if err != nil {
-			return nil, fmt.Errorf("cluster: consul provider: %w", err)
-		}
-		return &membership{provider: p, remoteHost: host, remotePort: port}, nil
-	case ProviderEtcd:
-		p, err := newEtcdProvider(ctx, cfg)
-		if err != nil {
-			return nil, err
-		}
-		return &membership{provider: p, remoteHost: host, remotePort: port}, nil
-	case ProviderK8s:
-		p, err := k8s.New()
-		if err != nil {
-			return nil, fmt.Errorf("cluster: kubernetes provider (runs only inside a pod): %w", err)
-		}
-		return &membership{provider: p, remoteHost: host, remotePort: port}, nil
+	r := cfg.Provider.Registry
+	if r == nil {
+		return newAutomanaged(cfg, system, host)
 	}
-	return nil, fmt.Errorf("%w: provider %q: use automanaged, consul, etcd or k8s", errConfig, cfg.Provider.Kind)
+	p, err := r.ClusterProvider(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &membership{provider: p, remoteHost: host, remotePort: port}, nil
 }

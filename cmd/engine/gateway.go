@@ -136,7 +136,10 @@ func runGateway(cmd *cobra.Command, f *gatewayFlags) error {
 	}
 
 	if f.cluster.listen != "" {
-		cc := f.cluster.membership(cfg.Logger, f.verbose)
+		cc, err := f.cluster.membership(cfg.Logger, f.verbose)
+		if err != nil {
+			return err
+		}
 		cfg.Cluster = &cc
 	} else if f.cluster.join != "" {
 		return usagef("--join needs --listen-cluster")

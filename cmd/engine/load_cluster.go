@@ -11,7 +11,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/mcpengine/mcpengine/cluster"
-	"github.com/mcpengine/mcpengine/internal/loadgen/distributed"
+	"github.com/mcpengine/mcpengine/cmd/engine/internal/loadgen/distributed"
 )
 
 // Every engine worker runs a load worker: it advertises the kind, and

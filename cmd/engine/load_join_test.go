@@ -18,8 +18,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/mcpengine/mcpengine/internal/loadgen"
-	"github.com/mcpengine/mcpengine/internal/loadgen/distributed/disttest"
+	"github.com/mcpengine/mcpengine/cmd/engine/internal/loadgen"
+	"github.com/mcpengine/mcpengine/cmd/engine/internal/loadgen/distributed/disttest"
 )
 
 // freePorts returns n loopback ports free a moment ago: the members of a

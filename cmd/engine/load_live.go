@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcpengine/mcpengine/internal/loadgen"
-	"github.com/mcpengine/mcpengine/internal/loadgen/report"
+	"github.com/mcpengine/mcpengine/cmd/engine/internal/loadgen"
+	"github.com/mcpengine/mcpengine/cmd/engine/internal/loadgen/report"
 )
 
 // liveWidth is the width of the live view's progress bar, in cells.

@@ -6,8 +6,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/mcpengine/mcpengine/internal/loadgen"
-	"github.com/mcpengine/mcpengine/internal/loadgen/report"
+	"github.com/mcpengine/mcpengine/cmd/engine/internal/loadgen"
+	"github.com/mcpengine/mcpengine/cmd/engine/internal/loadgen/report"
 )
 
 // output is one -O FORMAT[=FILE].

@@ -10,8 +10,8 @@ import (
 
 	"golang.org/x/term"
 
-	"github.com/mcpengine/mcpengine/internal/loadgen"
-	"github.com/mcpengine/mcpengine/internal/loadgen/report"
+	"github.com/mcpengine/mcpengine/cmd/engine/internal/loadgen"
+	"github.com/mcpengine/mcpengine/cmd/engine/internal/loadgen/report"
 )
 
 // plainProgressEvery is how often progress is printed when stderr is not

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/mcpengine/mcpengine"
-	"github.com/mcpengine/mcpengine/internal/loadgen"
-	"github.com/mcpengine/mcpengine/internal/loadgen/report"
+	"github.com/mcpengine/mcpengine/cmd/engine/internal/loadgen"
+	"github.com/mcpengine/mcpengine/cmd/engine/internal/loadgen/report"
 	"github.com/mcpengine/mcpengine/messages"
 )
 

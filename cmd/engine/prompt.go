@@ -6,7 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/mcpengine/mcpengine/internal/loadgen/report"
+	"github.com/mcpengine/mcpengine/cmd/engine/internal/loadgen/report"
 	"github.com/mcpengine/mcpengine/messages"
 )
 

@@ -80,7 +80,10 @@ sessions move to the other members.`,
 }
 
 func (f *workerFlags) clusterConfig(log *slog.Logger) (cluster.Config, error) {
-	cfg := f.membership(log, f.verbose)
+	cfg, err := f.membership(log, f.verbose)
+	if err != nil {
+		return cfg, err
+	}
 	if f.config != "" {
 		cf, err := mcpengine.LoadConfigFile(f.config)
 		if err != nil {

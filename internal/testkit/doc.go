@@ -3,8 +3,9 @@
 // build): TestMain with the engine CLI built once per test binary (Main),
 // a test-scoped context (Ctx), waiting on a condition the code under test
 // has no event for (Eventually) and the restart policy that keeps
-// reconnect tests quick (FastBackoff), and a server child that prints its
-// address (StartAddressChild). It imports nothing of the engine
+// reconnect tests quick (FastBackoff), a server child that prints its
+// address (StartAddressChild), and the import chains by which a package
+// links what it must not (ForbiddenLinks). It imports nothing of the engine
 // but supervisor, so a transport's own tests can use it; the demo server
 // as users run it (`engine serve`) needs the root package and is in
 // engineserve.
