@@ -68,7 +68,7 @@ func (h *StreamableHandler) SessionIDs() []string { return h.hub.ids() }
 
 // ServeHTTP implements http.Handler.
 func (h *StreamableHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !httpserve.CheckOrigin(w, r, h.o.AllowedOrigins) {
+	if !h.o.guard().Check(w, r) {
 		return
 	}
 	switch r.Method {
