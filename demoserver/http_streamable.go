@@ -121,7 +121,7 @@ func (h *StreamableHandler) post(w http.ResponseWriter, r *http.Request) {
 	if body == nil {
 		return
 	}
-	if m := h.modernPost(msgs); m != nil {
+	if m := h.modernPost(r, msgs); m != nil {
 		h.postModern(w, r, body, msgs, m)
 		return
 	}

@@ -99,7 +99,7 @@ func (g *Gateway) postMCP(w http.ResponseWriter, r *http.Request, who *principal
 		return
 	}
 	if r.Header.Get(headerSessionID) == "" {
-		if m := mcpserver.ModernPost(msgs, frontVersions); m != nil {
+		if m := mcpserver.ModernPost(r, msgs, frontVersions); m != nil {
 			g.postModern(w, r, who, m)
 			return
 		}
