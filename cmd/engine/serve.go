@@ -41,7 +41,7 @@ var httpOnlyFlags = []string{
 	"listen", "allow-remote", "answer-mode", "sse-retry", "no-priming", "no-get-stream", "no-delete",
 	"session-idle-timeout", "fail-nth", "fail-every", "fail-gets", "fail-status", "drop-stream-every",
 	"drop-after-events", "drop-abort", "expire-after", "legacy-only", "legacy-probe-status", "endpoint-origin",
-	"allowed-host", "allowed-origin", "max-connections", "body-timeout",
+	"allowed-host", "allowed-origin", "max-connections", "body-timeout", "header-timeout",
 }
 
 func newServeCmd() *cobra.Command {
@@ -122,6 +122,7 @@ func (f *serveFlags) register(fl *pflag.FlagSet) {
 	fl.StringSliceVar(&ho.AllowedOrigins, "allowed-origin", nil, "HTTP transports: an Origin accepted besides those naming an accepted host (repeatable)")
 	fl.IntVar(&ho.MaxConnections, "max-connections", 0, "HTTP transports: connections served at once; more wait (default 8192; negative: no cap)")
 	fl.DurationVar(&ho.BodyTimeout, "body-timeout", 0, "HTTP transports: time to read a request body before 408 and closing the connection (default 30s)")
+	fl.DurationVar(&ho.ReadHeaderTimeout, "header-timeout", 0, "HTTP transports: time to read a request's headers, counted from accept for a new connection (default 10s; raise it above a load generator's idle-connection timeout)")
 
 	fl.StringVar(&o.Name, "name", "", `serverInfo name (default "demoserver")`)
 	fl.StringVar(&o.Version, "server-version", "", `serverInfo version (default "1.0.0")`)
