@@ -68,7 +68,9 @@ func (g *Guard) refusal(r *http.Request) string {
 		if r.Host == "" {
 			return "a request without a Host header is refused (DNS-rebinding protection)"
 		}
-		return "host " + strconvQuote(r.Host) + " is not allowed: this server answers to loopback names" + g.hostsHint() + " (DNS-rebinding protection; allow more with an allowed host)"
+		// The allowed hosts are not listed: the refused client may be
+		// the hostile page itself.
+		return "host " + quoteHeader(r.Host) + " is not allowed: this server answers to loopback names and its allowed hosts only (DNS-rebinding protection; allow more with an allowed host)"
 	}
 	origin := r.Header.Get("Origin")
 	if origin == "" || slices.Contains(g.AllowedOrigins, origin) {
@@ -77,28 +79,21 @@ func (g *Guard) refusal(r *http.Request) string {
 	u, err := url.Parse(origin)
 	switch {
 	case err != nil || u.Host == "":
-		return "origin " + strconvQuote(origin) + " is not allowed"
+		return "origin " + quoteHeader(origin) + " is not allowed"
 	case checkHost && g.hostAllowed(u.Host):
 		return ""
 	case !checkHost && (strings.EqualFold(u.Host, r.Host) || IsLoopbackHost(u.Hostname())):
 		return ""
 	}
-	return "origin " + strconvQuote(origin) + " is not allowed (DNS-rebinding protection; allow it with an allowed origin or host)"
+	return "origin " + quoteHeader(origin) + " is not allowed (DNS-rebinding protection; allow it with an allowed origin or host)"
 }
 
-func (g *Guard) hostsHint() string {
-	if len(g.AllowedHosts) == 0 {
-		return ""
-	}
-	return " and to " + strings.Join(g.AllowedHosts, ", ")
-}
-
-// strconvQuote quotes a header value for an error message, escaping what
+// quoteHeader quotes a header value for an error message, escaping what
 // a hostile client may have put in it.
-func strconvQuote(s string) string {
-	const max = 100
-	if len(s) > max {
-		s = s[:max] + "…"
+func quoteHeader(s string) string {
+	const limit = 100
+	if len(s) > limit {
+		s = s[:limit] + "…"
 	}
 	return `"` + strings.NewReplacer(`"`, `\"`, "\n", `\n`, "\r", `\r`).Replace(s) + `"`
 }
