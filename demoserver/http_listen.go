@@ -21,11 +21,14 @@ type HTTPServer struct {
 }
 
 // ListenHTTP listens on addr (host:port; port 0 picks a free one) and
-// serves HTTPHandler(o) there until Close. It does not check that addr is
-// a loopback address; the CLI does.
+// serves HTTPHandler(o) there until Close, over HTTP/1.1 and h2c (see
+// mcpserver.Listen). It does not check that addr is a loopback address;
+// the CLI does.
 func (s *Server) ListenHTTP(addr string, o HTTPOptions) (*HTTPServer, error) {
 	h := s.HTTPHandler(o)
-	url, srv, err := mcpserver.Listen(addr, h, s.opts.Logger)
+	url, srv, err := mcpserver.Listen(addr, h, s.opts.Logger, mcpserver.ListenOptions{
+		ReadHeaderTimeout: o.ReadHeaderTimeout, MaxConnections: o.MaxConnections,
+	})
 	if err != nil {
 		_ = h.Close(context.Background()) // no session yet: returns at once
 		return nil, err

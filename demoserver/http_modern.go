@@ -26,17 +26,31 @@ const (
 // modernPost returns the request of a POST that is one modern request, or
 // nil (a server that speaks no modern version serves every POST the
 // legacy way, as a server of the old era does).
-func (h *StreamableHandler) modernPost(msgs []messages.Message) *messages.Message {
-	return mcpserver.ModernPost(msgs, h.srv.opts.Versions)
+func (h *StreamableHandler) modernPost(r *http.Request, msgs []messages.Message) *messages.Message {
+	return mcpserver.ModernPost(r, msgs, h.srv.opts.Versions)
 }
 
+// postModern serves one modern request. Its refusals carry its id: -32602
+// without the modern _meta (before the headers are compared, since they
+// have nothing to match), -32020 for headers that do not mirror the body,
+// -32022 for a version the server does not speak, and 404 with -32601
+// for a method the stateless era does not have here.
 func (h *StreamableHandler) postModern(w http.ResponseWriter, r *http.Request, body []byte, msgs []messages.Message, m *messages.Message) {
+	meta, werr := mcpserver.RequireModernRequest(m.Params, h.srv.opts.Versions)
+	if meta == nil {
+		mcpserver.WriteModernError(w, m.ID, werr)
+		return
+	}
 	if werr := mcpserver.CheckModernHeaders(r, m); werr != nil {
 		mcpserver.WriteModernError(w, m.ID, werr)
 		return
 	}
-	if _, werr := h.srv.modernRequest(m.Params); werr != nil {
+	if werr != nil {
 		mcpserver.WriteModernError(w, m.ID, werr)
+		return
+	}
+	if _, known := h.srv.methods[m.Method]; !known || mcpserver.RemovedInModern(m.Method) {
+		mcpserver.WriteModernError(w, m.ID, mcpserver.ModernMethodNotFound(m.Method))
 		return
 	}
 	if status := h.faults.failPost(&h.o); status != 0 {

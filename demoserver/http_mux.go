@@ -23,8 +23,9 @@ type HTTPHandler struct {
 	SSE        *SSEHandler
 	WebSocket  *WebSocketHandler
 
-	o   HTTPOptions
-	mux *http.ServeMux
+	o       HTTPOptions
+	mux     *http.ServeMux
+	guarded http.Handler // mux behind the Host, Origin and body checks
 }
 
 // HTTPHandler returns the combined handler. Close it before shutting the
@@ -41,11 +42,14 @@ func (s *Server) HTTPHandler(o HTTPOptions) *HTTPHandler {
 	h.mux.Handle(PathSSE, h.SSE)
 	h.mux.HandleFunc(PathMessage, h.message)
 	h.mux.Handle(PathWebSocket, h.WebSocket)
+	h.guarded = h.o.guard().Wrap(h.mux)
 	return h
 }
 
 // ServeHTTP implements http.Handler.
-func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
+// Every request passes the guard first (httpserve.Guard): Host and
+// Origin, and a deadline for its body.
+func (h *HTTPHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.guarded.ServeHTTP(w, r) }
 
 // Close closes the three handlers (see StreamableHandler.Close).
 func (h *HTTPHandler) Close(ctx context.Context) error {

@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/mcpengine/mcpengine/internal/httpserve"
 	"github.com/mcpengine/mcpengine/internal/mcpserver"
 
 	"github.com/mcpengine/mcpengine/transport"
@@ -108,10 +109,25 @@ type HTTPOptions struct {
 	// MaxBodyBytes caps a POST body (default transport.DefaultMaxFrameBytes;
 	// larger bodies get 413). It also caps WebSocket messages.
 	MaxBodyBytes int64
-	// AllowedOrigins lists Origin header values accepted besides loopback
-	// origins and the request's own host; any other Origin gets 403 (the
-	// DNS-rebinding protection the specification requires).
+	// AllowedHosts lists Host values accepted besides loopback names
+	// ("name" with any port, "name:port"); see httpserve.Guard. A request
+	// that arrived on a loopback address naming another host gets 403:
+	// the DNS-rebinding protection the specification requires. Listing
+	// any applies the check on every address.
+	AllowedHosts []string
+	// AllowedOrigins lists Origin header values accepted besides those
+	// naming an accepted host; any other Origin gets 403.
 	AllowedOrigins []string
+	// BodyTimeout bounds the reading of a request body (default
+	// httpserve.DefaultBodyTimeout; negative: none); past it the request
+	// gets 408 and its connection is closed.
+	BodyTimeout time.Duration
+	// ReadHeaderTimeout bounds the reading of a request's headers
+	// (ListenHTTP only; default mcpserver.DefaultReadHeaderTimeout).
+	ReadHeaderTimeout time.Duration
+	// MaxConnections caps the connections open at once (ListenHTTP only;
+	// default mcpserver.DefaultMaxConnections; negative: no cap).
+	MaxConnections int
 
 	// FailNth (fault) answers the Nth request POST of the handler with
 	// FailStatus instead of handling it (counted over all sessions, from 1;
@@ -173,6 +189,11 @@ const (
 	// for clients that resume after the response was sent.
 	retainedStreams = 64
 )
+
+// guard is the Host, Origin and body-deadline check of every request.
+func (o *HTTPOptions) guard() *httpserve.Guard {
+	return &httpserve.Guard{AllowedHosts: o.AllowedHosts, AllowedOrigins: o.AllowedOrigins, BodyTimeout: o.BodyTimeout}
+}
 
 func (o HTTPOptions) withDefaults() HTTPOptions {
 	if o.SSERetry <= 0 {

@@ -68,7 +68,7 @@ func (h *StreamableHandler) SessionIDs() []string { return h.hub.ids() }
 
 // ServeHTTP implements http.Handler.
 func (h *StreamableHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !httpserve.CheckOrigin(w, r, h.o.AllowedOrigins) {
+	if !h.o.guard().Check(w, r) {
 		return
 	}
 	switch r.Method {
@@ -121,7 +121,7 @@ func (h *StreamableHandler) post(w http.ResponseWriter, r *http.Request) {
 	if body == nil {
 		return
 	}
-	if m := h.modernPost(msgs); m != nil {
+	if m := h.modernPost(r, msgs); m != nil {
 		h.postModern(w, r, body, msgs, m)
 		return
 	}

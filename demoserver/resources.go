@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/mcpengine/mcpengine/internal/mcpserver"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -81,9 +82,10 @@ func (srv *Server) readResource(uri string) (messages.ResourceContents, bool) {
 	return messages.ResourceContents{}, false
 }
 
-func resourceNotFound(uri string) *messages.WireError {
-	data := appendString([]byte(`{"uri":`), uri)
-	return &messages.WireError{Code: messages.CodeResourceNotFound, Message: "resource not found: " + uri, Data: append(data, '}')}
+// resourceNotFound is -32002 with data.uri, or in the stateless era
+// -32602 with data.uri (SEP-2164).
+func resourceNotFound(r *request, uri string) *messages.WireError {
+	return mcpserver.ResourceNotFound(uri, "resource not found: "+uri, r.modern)
 }
 
 func handleResourcesList(r *request, buf []byte) ([]byte, *messages.WireError) {
@@ -122,20 +124,20 @@ func handleResourcesRead(r *request, buf []byte) ([]byte, *messages.WireError) {
 	}
 	c, ok := r.s.srv.readResource(p.URI)
 	if !ok {
-		return buf, resourceNotFound(p.URI)
+		return buf, resourceNotFound(r, p.URI)
 	}
 	return appendMarshal(buf, &messages.ReadResourceResult{Contents: []messages.ResourceContents{c}})
 }
 
 // handleSubscribe records a subscription (for the touch tool). Unknown URIs
-// are refused with -32002.
+// are refused with -32002 (subscribe is not in the stateless era).
 func handleSubscribe(r *request, buf []byte) ([]byte, *messages.WireError) {
 	var p messages.SubscribeParams
 	if werr := decodeParams(r.params, &p); werr != nil {
 		return buf, werr
 	}
 	if _, ok := r.s.srv.readResource(p.URI); !ok {
-		return buf, resourceNotFound(p.URI)
+		return buf, resourceNotFound(r, p.URI)
 	}
 	r.s.mu.Lock()
 	r.s.subs[p.URI] = struct{}{}

@@ -52,7 +52,7 @@ func (h *SSEHandler) ExpireSession(id string) bool { return h.hub.endID(id) }
 // ServeHTTP implements http.Handler: GET opens a stream, POST delivers a
 // message.
 func (h *SSEHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !httpserve.CheckOrigin(w, r, h.o.AllowedOrigins) {
+	if !h.o.guard().Check(w, r) {
 		return
 	}
 	switch r.Method {

@@ -9,7 +9,6 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/mcpengine/mcpengine/internal/httpserve"
 	"github.com/mcpengine/mcpengine/internal/mcpserver"
 	"github.com/mcpengine/mcpengine/transport"
 )
@@ -38,7 +37,7 @@ func (h *WebSocketHandler) Close(ctx context.Context) error { return h.hub.close
 // ServeHTTP implements http.Handler: it upgrades the request and serves
 // the connection until it ends.
 func (h *WebSocketHandler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if !httpserve.CheckOrigin(w, r, h.o.AllowedOrigins) {
+	if !h.o.guard().Check(w, r) {
 		return
 	}
 	if isUpgrade(r) && !offersSubprotocol(r, WebSocketSubprotocol) {

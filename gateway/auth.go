@@ -77,11 +77,13 @@ func bearerToken(r *http.Request) (string, bool) {
 	return token, token != ""
 }
 
-// writeAuthError answers a refused request. A 401 carries the challenge
-// RFC 6750 asks for.
-func writeAuthError(w http.ResponseWriter, e *authError) {
+// writeAuthError answers a refused request and closes its connection: it
+// is answered before the body is read, and net/http would otherwise read
+// the rest of the body first, however slowly it comes. A 401 carries the
+// challenge RFC 6750 asks for.
+func writeAuthError(w http.ResponseWriter, r *http.Request, e *authError) {
 	if e.status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer realm="mcpengine-gateway"`)
 	}
-	httpserve.Error(w, e.status, messages.CodeInvalidRequest, e.msg)
+	httpserve.Refuse(w, r, e.status, messages.CodeInvalidRequest, e.msg)
 }

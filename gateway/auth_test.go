@@ -85,7 +85,9 @@ func TestAuthLetsRemoteClientsInWithATokenWhenAllowed(t *testing.T) {
 	g, _ := authGateway(t)
 	hs, err := g.Listen("0.0.0.0:0", gateway.ListenOptions{AllowRemote: true})
 	require.NoError(t, err) // closed by the gateway's Close
-	url := strings.Replace(hs.RouteURL(), "0.0.0.0", "127.0.0.1", 1)
+	// Reached through loopback, under a loopback name (the listener's
+	// own, "[::]" or "0.0.0.0", is no name a client uses).
+	url := "http://127.0.0.1:" + hs.URL[strings.LastIndex(hs.URL, ":")+1:] + gateway.PathRoute
 	status, body, _ := post(t, url, bobToken, `{"jsonrpc":"2.0","id":1,"method":"ping","server_id":"demo"}`)
 	assert.Equal(t, http.StatusOK, status, "%s", body)
 }

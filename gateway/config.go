@@ -50,9 +50,27 @@ type Config struct {
 	ClientRequestTimeout time.Duration
 	// MaxBodyBytes caps a POSTed body (default 4 MiB).
 	MaxBodyBytes int64
-	// AllowedOrigins are Origin values accepted besides loopback origins
-	// and the request's own host (DNS-rebinding protection).
+	// AllowedHosts are Host values accepted besides loopback names
+	// ("name" with any port, or "name:port"). A request that arrived on a
+	// loopback address naming another host is refused with 403 (the
+	// DNS-rebinding protection, see httpserve.Guard); listing any hosts
+	// applies the check on every address, for a gateway served beyond
+	// loopback under known names.
+	AllowedHosts []string
+	// AllowedOrigins are Origin values accepted besides those naming an
+	// accepted host (DNS-rebinding protection).
 	AllowedOrigins []string
+	// BodyTimeout bounds the reading of a request body from the end of
+	// its headers (default httpserve.DefaultBodyTimeout, 30s); a slower
+	// body gets 408 and its connection is closed.
+	BodyTimeout time.Duration
+	// ReadHeaderTimeout bounds the reading of a request's headers
+	// (default mcpserver.DefaultReadHeaderTimeout, 10s).
+	ReadHeaderTimeout time.Duration
+	// MaxConnections caps the connections a listener serves at once
+	// (default mcpserver.DefaultMaxConnections, 8192; negative: no cap);
+	// past it new connections wait until one closes.
+	MaxConnections int
 
 	// Engine is the base configuration of the engine holding the upstream
 	// sessions (backoff, timeouts, client info, telemetry). Its Sampling,

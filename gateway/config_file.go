@@ -46,6 +46,10 @@ type fileGateway struct {
 	ClientRequestTimeout duration              `json:"clientRequestTimeout"`
 	MaxBodyBytes         int64                 `json:"maxBodyBytes"`
 	AllowedOrigins       []string              `json:"allowedOrigins"`
+	AllowedHosts         []string              `json:"allowedHosts"`
+	BodyTimeout          duration              `json:"bodyTimeout"`
+	HeaderTimeout        duration              `json:"headerTimeout"`
+	MaxConnections       int                   `json:"maxConnections"`
 }
 
 type fileServer struct {
@@ -137,6 +141,10 @@ func ParseConfig(data []byte) (*Config, error) {
 		ClientRequestTimeout: time.Duration(g.ClientRequestTimeout),
 		MaxBodyBytes:         g.MaxBodyBytes,
 		AllowedOrigins:       g.AllowedOrigins,
+		AllowedHosts:         g.AllowedHosts,
+		BodyTimeout:          time.Duration(g.BodyTimeout),
+		ReadHeaderTimeout:    time.Duration(g.HeaderTimeout),
+		MaxConnections:       g.MaxConnections,
 		Audit:                Audit{File: os.ExpandEnv(g.Audit.File), Arguments: g.Audit.Arguments},
 	}
 	cfg.Engine.RequestTimeout = time.Duration(g.RequestTimeout)

@@ -95,3 +95,17 @@ func TestNewRefusesAnInvalidConfig(t *testing.T) {
 		assert.Error(t, err, name)
 	}
 }
+
+func TestParseConfigReadsTheHTTPServerBounds(t *testing.T) {
+	cfg, err := gateway.ParseConfig([]byte(`{
+	  "mcpServers": {"files": {"command": "files-server"}},
+	  "gateway": {"allowedHosts": ["mcp.internal", "gw.example:8443"], "allowedOrigins": ["https://app.example"],
+	    "bodyTimeout": "5s", "headerTimeout": "20s", "maxConnections": 100}
+	}`))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"mcp.internal", "gw.example:8443"}, cfg.AllowedHosts)
+	assert.Equal(t, []string{"https://app.example"}, cfg.AllowedOrigins)
+	assert.Equal(t, 5*time.Second, cfg.BodyTimeout)
+	assert.Equal(t, 20*time.Second, cfg.ReadHeaderTimeout)
+	assert.Equal(t, 100, cfg.MaxConnections)
+}

@@ -85,7 +85,7 @@ func TestModernRequestsAreCheckedLikeAnyServerOfTheEra(t *testing.T) {
 
 	status, body, _ = post(t, gw.MCPURL(), "", `{"jsonrpc":"2.0","id":3,"method":"ping","params":{`+meta("2026-07-28")+`}}`,
 		"Mcp-Protocol-Version", "2026-07-28", "Mcp-Method", "ping")
-	assert.Equal(t, 200, status)
+	assert.Equal(t, 404, status)
 	assert.Equal(t, int64(messages.CodeMethodNotFound), decodeError(t, body).Code)
 
 	status, body, h := post(t, gw.MCPURL(), "", `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"a__echo","arguments":{"text":"hi"},`+meta("2026-07-28")+`}}`,

@@ -3,6 +3,7 @@ package gateway
 import (
 	"context"
 
+	"github.com/mcpengine/mcpengine/internal/mcpserver"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -170,13 +171,19 @@ func (g *Gateway) readResource(ctx context.Context, fs *frontSession, m *message
 	}
 	u, ok := g.resolveURI(ctx, p.URI)
 	if !ok {
-		return nil, resourceNotFound(p.URI)
+		return nil, mcpserver.ResourceNotFound(p.URI, "no server offers resource "+p.URI, fs.modern)
 	}
 	r := &fwd{who: fs.who, srv: u, method: m.Method, params: m.Params, kind: kindResources, name: p.URI, front: fs, out: out, endpoint: "mcp"}
 	if tok := p.progressToken(); tok != nil && out != nil {
 		r.progress = progressTo(out, *tok)
 	}
-	return g.forward(ctx, r)
+	res, werr := g.forward(ctx, r)
+	if fs.modern && werr != nil && werr.Code == messages.CodeResourceNotFound {
+		// An upstream of the handshake era says -32002; the client's era
+		// says -32602 with data.uri.
+		werr = mcpserver.ResourceNotFound(p.URI, werr.Message, true)
+	}
+	return res, werr
 }
 
 // subscribe subscribes the client to a resource. The gateway holds one

@@ -46,19 +46,17 @@ func (g *Gateway) serveMCP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// admit checks a front request's origin, token and (when allow lists
-// any) HTTP method, answering the refusals itself, and returns the client.
+// admit checks a front request's token and (when allow lists any) HTTP
+// method, answering the refusals itself before the body is read, and
+// returns the client. (Host and Origin were checked by the guard.)
 func (g *Gateway) admit(w http.ResponseWriter, r *http.Request, allow ...string) (*principal, bool) {
-	if !httpserve.CheckOrigin(w, r, g.cfg.AllowedOrigins) {
-		return nil, false
-	}
 	if len(allow) > 0 && !slices.Contains(allow, r.Method) {
 		httpserve.MethodNotAllowed(w, strings.Join(allow, ", "))
 		return nil, false
 	}
 	who, aerr := g.auth.authenticate(r)
 	if aerr != nil {
-		writeAuthError(w, aerr)
+		writeAuthError(w, r, aerr)
 		return nil, false
 	}
 	return who, true
@@ -101,7 +99,7 @@ func (g *Gateway) postMCP(w http.ResponseWriter, r *http.Request, who *principal
 		return
 	}
 	if r.Header.Get(headerSessionID) == "" {
-		if m := mcpserver.ModernPost(msgs, frontVersions); m != nil {
+		if m := mcpserver.ModernPost(r, msgs, frontVersions); m != nil {
 			g.postModern(w, r, who, m)
 			return
 		}

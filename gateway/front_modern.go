@@ -23,20 +23,38 @@ import (
 // frontVersions are the versions the aggregated endpoint speaks.
 var frontVersions = messages.KnownVersions
 
-// postModern serves one modern request.
+// modernMethods are the methods the aggregated endpoint serves in the
+// stateless era; any other is refused with 404 and -32601.
+var modernMethods = map[string]bool{
+	messages.MethodServerDiscover: true, messages.MethodSubscriptionsListen: true,
+	messages.MethodToolsList: true, messages.MethodToolsCall: true,
+	messages.MethodPromptsList: true, messages.MethodPromptsGet: true,
+	messages.MethodResourcesList: true, messages.MethodResourcesTemplatesList: true, messages.MethodResourcesRead: true,
+	messages.MethodCompletionComplete: true,
+}
+
+// postModern serves one modern request. Its refusals carry its id: -32602
+// without the modern _meta (before the headers are compared, since they
+// have nothing to match), -32020 for headers that do not mirror the body,
+// -32022 for a version the gateway does not speak, and 404 with -32601
+// for a method the stateless era does not have.
 func (g *Gateway) postModern(w http.ResponseWriter, r *http.Request, who *principal, m *messages.Message) {
+	meta, werr := mcpserver.RequireModernRequest(m.Params, frontVersions)
+	if meta == nil {
+		mcpserver.WriteModernError(w, m.ID, werr)
+		return
+	}
 	if werr := mcpserver.CheckModernHeaders(r, m); werr != nil {
 		mcpserver.WriteModernError(w, m.ID, werr)
 		return
 	}
-	meta, werr := mcpserver.ModernRequest(m.Params, frontVersions)
 	if werr != nil {
 		mcpserver.WriteModernError(w, m.ID, werr)
 		return
 	}
 	switch {
-	case mcpserver.RemovedInModern(m.Method):
-		writeJSONAnswer(w, messages.AppendError(nil, m.ID, &messages.WireError{Code: messages.CodeMethodNotFound, Message: m.Method + " does not exist in the stateless protocol"}))
+	case !modernMethods[m.Method]:
+		mcpserver.WriteModernError(w, m.ID, mcpserver.ModernMethodNotFound(m.Method))
 		return
 	case m.Method == messages.MethodServerDiscover:
 		writeJSONAnswer(w, g.discover(who, m.ID))

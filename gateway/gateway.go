@@ -17,6 +17,7 @@ import (
 
 	"github.com/mcpengine/mcpengine"
 	"github.com/mcpengine/mcpengine/cluster"
+	"github.com/mcpengine/mcpengine/internal/httpserve"
 	"github.com/mcpengine/mcpengine/internal/mcpserver"
 	"github.com/mcpengine/mcpengine/messages"
 )
@@ -56,6 +57,7 @@ type Gateway struct {
 	metrics   *metrics
 	audit     *auditLog
 	mux       *http.ServeMux
+	handler   http.Handler // mux behind the guard (Host, Origin, body deadline)
 	progress  progressTokens
 
 	// member is the gateway's place in its cluster (Config.Cluster), nil
@@ -159,6 +161,8 @@ func New(ctx context.Context, cfg Config) (_ *Gateway, err error) {
 	g.mux.HandleFunc(PathRoute, g.serveRoute)
 	g.mux.HandleFunc(PathHealth, g.serveHealth)
 	g.mux.HandleFunc(PathMetrics, g.serveMetrics)
+	guard := &httpserve.Guard{AllowedHosts: cfg.AllowedHosts, AllowedOrigins: cfg.AllowedOrigins, BodyTimeout: cfg.BodyTimeout}
+	g.handler = guard.Wrap(g.mux)
 	return g, nil
 }
 
@@ -192,8 +196,10 @@ func (g *Gateway) principals() (*authenticator, error) {
 	return a, nil
 }
 
-// Handler serves every endpoint of the gateway.
-func (g *Gateway) Handler() http.Handler { return g.mux }
+// Handler serves every endpoint of the gateway. Every request passes the
+// guard first (httpserve.Guard): its Host and Origin, refused with 403
+// before anything else, and a deadline for its body.
+func (g *Gateway) Handler() http.Handler { return g.handler }
 
 // WaitReady waits until every server has a ready session, or ctx ends.
 func (g *Gateway) WaitReady(ctx context.Context) error {

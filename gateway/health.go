@@ -136,7 +136,7 @@ func (g *Gateway) mayObserve(w http.ResponseWriter, r *http.Request) bool {
 		return true
 	}
 	if _, aerr := g.auth.authenticate(r); aerr != nil {
-		writeAuthError(w, aerr)
+		writeAuthError(w, r, aerr)
 		return false
 	}
 	return true

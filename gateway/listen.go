@@ -27,7 +27,8 @@ type ListenOptions struct {
 }
 
 // Listen serves the gateway's handler on addr (host:port; port 0 picks a
-// free one) until Close, of the server or of the gateway.
+// free one) until Close, of the server or of the gateway, over HTTP/1.1
+// and h2c (see mcpserver.Listen).
 func (g *Gateway) Listen(addr string, o ListenOptions) (*HTTPServer, error) {
 	if !httpserve.IsLoopbackAddr(addr) {
 		switch {
@@ -42,7 +43,9 @@ func (g *Gateway) Listen(addr string, o ListenOptions) (*HTTPServer, error) {
 	if g.closed {
 		return nil, errors.New("gateway: closed")
 	}
-	url, srv, err := mcpserver.Listen(addr, g.mux, g.log)
+	url, srv, err := mcpserver.Listen(addr, g.handler, g.log, mcpserver.ListenOptions{
+		ReadHeaderTimeout: g.cfg.ReadHeaderTimeout, MaxConnections: g.cfg.MaxConnections,
+	})
 	if err != nil {
 		return nil, err
 	}

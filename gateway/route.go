@@ -33,17 +33,14 @@ func (g *Gateway) serveRoute(w http.ResponseWriter, r *http.Request) {
 	}
 	// A web page may POST to a loopback address too; a JSON content type
 	// (which a page cannot send without a CORS preflight the gateway never
-	// answers) and the Origin check keep pages out.
-	if !httpserve.CheckOrigin(w, r, g.cfg.AllowedOrigins) {
-		return
-	}
+	// answers) and the guard's Host and Origin checks keep pages out.
 	if !httpserve.IsJSONContent(r) {
-		httpserve.Error(w, http.StatusUnsupportedMediaType, messages.CodeInvalidRequest, "Content-Type must be application/json")
+		httpserve.Refuse(w, r, http.StatusUnsupportedMediaType, messages.CodeInvalidRequest, "Content-Type must be application/json")
 		return
 	}
 	who, aerr := g.auth.authenticate(r)
 	if aerr != nil {
-		writeAuthError(w, aerr)
+		writeAuthError(w, r, aerr)
 		return
 	}
 	body := httpserve.ReadBody(w, r, g.cfg.MaxBodyBytes)

@@ -24,6 +24,8 @@ type gatewayFlags struct {
 	config      string
 	listen      string
 	allowRemote bool
+	allowHosts  []string
+	maxConns    int
 	audit       string
 	auditArgs   bool
 	wait        time.Duration
@@ -70,7 +72,11 @@ and per-client policies (allow/deny globs for tools, resource URIs and
 prompts, maxResourceBytes, maxToolTime, rateLimit), client bearer tokens and
 the audit log; docs/GATEWAY.md describes it. Without client tokens only
 loopback clients are let in; a non-loopback --listen needs --allow-remote
-and client tokens.
+and client tokens. Requests that arrive on loopback must name a loopback
+host (DNS-rebinding protection; --allowed-host adds names); bodies must
+arrive within "bodyTimeout" (30s); requests refused for their token get
+401 before their body is read. HTTP/1.1 and h2c (HTTP/2 with prior
+knowledge) are both served.
 
 It prints "gateway listening at http://HOST:PORT" on stderr (so scripts can
 use --listen 127.0.0.1:0) and runs until SIGINT or SIGTERM.`,
@@ -86,6 +92,8 @@ use --listen 127.0.0.1:0) and runs until SIGINT or SIGTERM.`,
 	fl.StringVar(&f.config, "config", "", "mcpServers JSON file, with an optional \"gateway\" section (required)")
 	fl.StringVar(&f.listen, "listen", "127.0.0.1:0", "host:port to listen on (port 0 picks a free one)")
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "allow a --listen address that is not loopback (client tokens are required then)")
+	fl.StringSliceVar(&f.allowHosts, "allowed-host", nil, `a Host accepted besides loopback names (NAME or NAME:PORT; repeatable), added to the config's "allowedHosts"; with any, every request's Host is checked`)
+	fl.IntVar(&f.maxConns, "max-connections", 0, `connections served at once; more wait (default: the config's "maxConnections", else 8192; negative: no cap)`)
 	fl.StringVar(&f.audit, "audit", "", `audit log file (JSON lines, appended; "-" for stderr), instead of the config's`)
 	fl.BoolVar(&f.auditArgs, "audit-arguments", false, "record tool arguments in the audit log (off: they may hold secrets)")
 	fl.DurationVar(&f.wait, "wait", 30*time.Second, "how long to wait for every server to be ready before reporting which are not (serving starts at once)")
@@ -115,6 +123,10 @@ func runGateway(cmd *cobra.Command, f *gatewayFlags) error {
 	}
 	if f.auditArgs {
 		cfg.Audit.Arguments = true
+	}
+	cfg.AllowedHosts = append(cfg.AllowedHosts, f.allowHosts...)
+	if f.maxConns != 0 {
+		cfg.MaxConnections = f.maxConns
 	}
 	stderr := cmd.ErrOrStderr()
 	cfg.Logger = gatewayLogger(stderr, f.verbose)

@@ -41,6 +41,7 @@ var httpOnlyFlags = []string{
 	"listen", "allow-remote", "answer-mode", "sse-retry", "no-priming", "no-get-stream", "no-delete",
 	"session-idle-timeout", "fail-nth", "fail-every", "fail-gets", "fail-status", "drop-stream-every",
 	"drop-after-events", "drop-abort", "expire-after", "legacy-only", "legacy-probe-status", "endpoint-origin",
+	"allowed-host", "allowed-origin", "max-connections", "body-timeout", "header-timeout",
 }
 
 func newServeCmd() *cobra.Command {
@@ -61,7 +62,10 @@ chosen; --transport picks the URL printed on stderr, as
 "serving MCP over http at http://127.0.0.1:PORT/mcp", so that scripts can
 use --listen 127.0.0.1:0 and read the port. Only loopback addresses are
 accepted unless --allow-remote is given: the demo server has no
-authentication.
+authentication. HTTP/1.1 and h2c (HTTP/2 with prior knowledge) are both
+served. Requests that arrive on loopback must name a loopback host
+(DNS-rebinding protection; --allowed-host adds names), a body must arrive
+within --body-timeout, and at most --max-connections are served at once.
 
 Tools: echo, add, sleep, progress, fail, large, sample, elicit, roots, log,
 notify, touch. Resources demo://resource/1..N, templates, four prompts.
@@ -114,6 +118,11 @@ func (f *serveFlags) register(fl *pflag.FlagSet) {
 	fl.StringVar(&f.transport, "transport", "stdio", "stdio, http (Streamable HTTP), sse (legacy HTTP+SSE) or ws (WebSocket)")
 	fl.StringVar(&f.listen, "listen", "127.0.0.1:0", "HTTP transports: host:port to listen on (port 0 picks a free one)")
 	fl.BoolVar(&f.allowRemote, "allow-remote", false, "HTTP transports: allow a --listen address that is not loopback")
+	fl.StringSliceVar(&ho.AllowedHosts, "allowed-host", nil, "HTTP transports: a Host accepted besides loopback names (NAME or NAME:PORT; repeatable); any other gets 403 on loopback, and with this flag on every address")
+	fl.StringSliceVar(&ho.AllowedOrigins, "allowed-origin", nil, "HTTP transports: an Origin accepted besides those naming an accepted host (repeatable)")
+	fl.IntVar(&ho.MaxConnections, "max-connections", 0, "HTTP transports: connections served at once; more wait (default 8192; negative: no cap)")
+	fl.DurationVar(&ho.BodyTimeout, "body-timeout", 0, "HTTP transports: time to read a request body before 408 and closing the connection (default 30s)")
+	fl.DurationVar(&ho.ReadHeaderTimeout, "header-timeout", 0, "HTTP transports: time to read a request's headers, counted from accept for a new connection (default 10s; raise it above a load generator's idle-connection timeout)")
 
 	fl.StringVar(&o.Name, "name", "", `serverInfo name (default "demoserver")`)
 	fl.StringVar(&o.Version, "server-version", "", `serverInfo version (default "1.0.0")`)

@@ -27,22 +27,6 @@ func TestLoopbackRules(t *testing.T) {
 	assert.False(t, IsLoopbackAddr("127.0.0.1"), "no port: not a listen address")
 }
 
-func TestOriginCheckRefusesForeignBrowsers(t *testing.T) {
-	req := func(origin string) bool {
-		r := httptest.NewRequest("POST", "http://127.0.0.1:9000/mcp", nil)
-		if origin != "" {
-			r.Header.Set("Origin", origin)
-		}
-		return OriginAllowed(r, []string{"https://app.example"})
-	}
-	assert.True(t, req(""), "not a browser")
-	assert.True(t, req("http://localhost:3000"))
-	assert.True(t, req("http://127.0.0.1:9000"), "own host")
-	assert.True(t, req("https://app.example"), "allowed")
-	assert.False(t, req("https://evil.example"))
-	assert.False(t, req("null"))
-}
-
 func TestDecodeBodyAnswersParseAndInvalidErrors(t *testing.T) {
 	w := httptest.NewRecorder()
 	_, ok := DecodeBody(w, []byte(`{not json`))

@@ -4,41 +4,12 @@ import (
 	"errors"
 	"io"
 	"mime"
+	"net"
 	"net/http"
-	"net/url"
-	"slices"
 	"strings"
 
 	"github.com/mcpengine/mcpengine/messages"
 )
-
-// OriginAllowed is the transport specification's guard against DNS
-// rebinding: a browser request (it has Origin) is accepted from a loopback
-// origin, the server's own host, or one of allowed. Requests without
-// Origin (not from a browser) are accepted.
-func OriginAllowed(r *http.Request, allowed []string) bool {
-	origin := r.Header.Get("Origin")
-	if origin == "" || slices.Contains(allowed, origin) {
-		return true
-	}
-	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" {
-		return false
-	}
-	if strings.EqualFold(u.Host, r.Host) {
-		return true
-	}
-	return IsLoopbackHost(u.Hostname())
-}
-
-// CheckOrigin applies OriginAllowed and answers 403 when it refuses.
-func CheckOrigin(w http.ResponseWriter, r *http.Request, allowed []string) bool {
-	if !OriginAllowed(r, allowed) {
-		Error(w, http.StatusForbidden, messages.CodeInvalidRequest, "origin not allowed")
-		return false
-	}
-	return true
-}
 
 // Accepts reports whether the Accept header lists the media type exactly
 // (parameters ignored): the specification requires clients to list both
@@ -78,13 +49,21 @@ func ReadStreamablePost(w http.ResponseWriter, r *http.Request, limit int64) (bo
 }
 
 // ReadBody reads a request body within limit bytes. On failure it answers
-// (413 over the limit, 400 otherwise) and returns nil.
+// (413 over the limit, 408 past the Guard's body deadline, 400 otherwise)
+// and returns nil.
 func ReadBody(w http.ResponseWriter, r *http.Request, limit int64) []byte {
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	if err != nil {
 		var tooLarge *http.MaxBytesError
 		if errors.As(err, &tooLarge) {
 			Error(w, http.StatusRequestEntityTooLarge, messages.CodeInvalidRequest, "body exceeds the size limit")
+			return nil
+		}
+		var ne net.Error
+		if errors.As(err, &ne) && ne.Timeout() {
+			// The Guard's body deadline: the connection cannot be used
+			// any more.
+			Refuse(w, r, http.StatusRequestTimeout, messages.CodeInvalidRequest, "the body did not arrive in time")
 			return nil
 		}
 		Error(w, http.StatusBadRequest, messages.CodeParseError, "reading the body: "+err.Error())

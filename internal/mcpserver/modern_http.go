@@ -19,17 +19,60 @@ const (
 	HeaderName   = "Mcp-Name"
 )
 
-// ModernPost returns the request of a POST that looks like one modern
-// request (its params name a protocol version in _meta), or nil; the
-// caller checks it with CheckModernHeaders and ModernRequest. Batches and
-// messages other than requests belong to the handshake era, and so does
-// everything for a server that accepts no modern version.
-func ModernPost(msgs []messages.Message, accepted []string) *messages.Message {
-	if !slices.ContainsFunc(accepted, messages.IsModernVersion) || len(msgs) != 1 ||
-		msgs[0].Kind != messages.KindRequest || !bytes.Contains(msgs[0].Params, modernMarker) {
+// ModernPost returns the request of a POST that is one modern request, or
+// nil: its params name a protocol version in _meta, or, without a session
+// id, its MCP-Protocol-Version header names a version of the stateless
+// era (a 2026-07-28 client that left _meta out: its request is refused
+// with its id, not taken for a handshake-era request without a session).
+// The caller checks it with RequireModernRequest and CheckModernHeaders.
+// Batches and messages other than requests belong to the handshake era,
+// and so does everything for a server that accepts no modern version.
+func ModernPost(r *http.Request, msgs []messages.Message, accepted []string) *messages.Message {
+	if !slices.ContainsFunc(accepted, messages.IsModernVersion) || len(msgs) != 1 || msgs[0].Kind != messages.KindRequest {
 		return nil
 	}
-	return &msgs[0]
+	if bytes.Contains(msgs[0].Params, modernMarker) ||
+		(r.Header.Get(HeaderSessionID) == "" && messages.IsModernVersion(r.Header.Get(HeaderProtocolVersion))) {
+		return &msgs[0]
+	}
+	return nil
+}
+
+// RequireModernRequest is ModernRequest for a request known to be modern
+// (ModernPost's): params without the modern _meta are refused with
+// -32602 too.
+func RequireModernRequest(params messages.RawMessage, accepted []string) (*ModernMeta, *messages.WireError) {
+	meta, werr := ModernRequest(params, accepted)
+	if meta == nil && werr == nil {
+		return nil, &messages.WireError{Code: messages.CodeInvalidParams,
+			Message: "missing or invalid _meta: a " + messages.Version20260728 + " request names " + messages.MetaProtocolVersion + " and " + messages.MetaClientCapabilities + " in params._meta"}
+	}
+	return meta, werr
+}
+
+// ModernMethodNotFound is the refusal of a modern request for a method
+// the server does not serve in the stateless era: one it does not know,
+// or one 2026-07-28 removed (initialize, ping, logging/setLevel,
+// resources/subscribe and unsubscribe). WriteModernError answers it with
+// 404.
+func ModernMethodNotFound(method string) *messages.WireError {
+	msg := "method not found: " + method
+	if RemovedInModern(method) {
+		msg = method + " does not exist in protocol version " + messages.Version20260728
+	}
+	return &messages.WireError{Code: messages.CodeMethodNotFound, Message: msg}
+}
+
+// ResourceNotFound is the error of resources/read (or a subscription) for
+// a URI the server does not have: -32602 with data.uri in the stateless
+// era (SEP-2164), -32002 with data.uri before it.
+func ResourceNotFound(uri, message string, modern bool) *messages.WireError {
+	data := messages.AppendJSONString([]byte(`{"uri":`), uri)
+	code := int64(messages.CodeResourceNotFound)
+	if modern {
+		code = messages.CodeInvalidParams
+	}
+	return &messages.WireError{Code: code, Message: message, Data: append(data, '}')}
 }
 
 // CheckModernHeaders compares the headers a 2026-07-28 request mirrors
@@ -74,12 +117,17 @@ func CheckModernHeaders(r *http.Request, m *messages.Message) *messages.WireErro
 	return nil
 }
 
-// WriteModernError answers a refused modern request: 400 and the
-// JSON-RPC error with the request's id (a 2026-07-28 client reads the
-// body of a 4xx).
+// WriteModernError answers a refused modern request with the JSON-RPC
+// error and the request's id (a 2026-07-28 client reads the body of a
+// 4xx): 404 for a method not found, as the revision's transport asks,
+// 400 for the rest.
 func WriteModernError(w http.ResponseWriter, id messages.ID, werr *messages.WireError) {
+	status := http.StatusBadRequest
+	if werr.Code == messages.CodeMethodNotFound {
+		status = http.StatusNotFound
+	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("X-Content-Type-Options", "nosniff")
-	w.WriteHeader(http.StatusBadRequest)
+	w.WriteHeader(status)
 	_, _ = w.Write(messages.AppendError(nil, id, werr))
 }
