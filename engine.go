@@ -62,6 +62,14 @@ type Config struct {
 	// starting. By default such a session closes at once and Connect
 	// returns a *ConnectError (errors.Is ErrUnreachable).
 	RetryInitialConnect bool
+	// StartAttempts bounds the tries of a session that was never ready
+	// when its server fails every time before the handshake completes
+	// (exits, as `node missing.js` does, closes the connection, or never
+	// answers): then Connect returns a *StartupError (errors.Is
+	// ErrUnreachable) naming the exit status and the server's telling
+	// stderr lines. Default 3; RetryInitialConnect lifts the bound. A
+	// session that was ready once is restarted under Backoff without it.
+	StartAttempts int
 	// MaxFrameBytes caps one received frame (default 32 MiB), in the
 	// transport and in the decoder alike.
 	MaxFrameBytes int
@@ -190,6 +198,7 @@ func New(cfg Config) *Engine {
 		Backoff:             cfg.Backoff,
 		MaxBudgetedRetries:  cfg.RestartBudget,
 		RetryInitialConnect: cfg.RetryInitialConnect,
+		StartAttempts:       cfg.StartAttempts,
 		Logger:              cfg.Logger,
 		Telemetry:           e.tel,
 	}).WithDefaults()
@@ -276,6 +285,10 @@ func (e *Engine) Connect(ctx context.Context, sc SessionConfig) (*Session, error
 		var unreachable *ConnectError
 		if errors.As(err, &unreachable) {
 			return nil, unreachable // the whole story; "session closed" would only add noise
+		}
+		var startup *StartupError
+		if errors.As(err, &startup) {
+			return nil, startup // likewise
 		}
 		return nil, err
 	}

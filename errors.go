@@ -84,6 +84,8 @@ type (
 	VersionMismatchError = mcperr.VersionMismatchError
 	// ConnectError: the session's first connection never reached its server; safe to retry.
 	ConnectError = mcperr.ConnectError
+	// StartupError: a never-ready session's server failed before its handshake on every try; matches ErrUnreachable.
+	StartupError = mcperr.StartupError
 	// ProtocolError: the request's answer arrived broken; matches ErrProtocol.
 	ProtocolError = mcperr.ProtocolError
 	// ClosedError: every call after the session closed for good; Cause says why.

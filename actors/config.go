@@ -98,6 +98,12 @@ type Settings struct {
 	// starting. Without it such a session closes at once with a
 	// *ConnectError.
 	RetryInitialConnect bool
+	// StartAttempts bounds how many times a session that was never ready
+	// tries its server when every try fails before the handshake completes
+	// (the server exits, closes the connection or never answers
+	// initialize): then the session closes with a *mcperr.StartupError.
+	// Zero means DefaultStartAttempts; RetryInitialConnect lifts the bound.
+	StartAttempts int
 	// MaxBudgetedRetries bounds consecutive restarts for failures that carry
 	// a budget (version mismatch); default 5.
 	MaxBudgetedRetries int

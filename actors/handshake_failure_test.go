@@ -86,6 +86,9 @@ func TestConnectionLostDuringInitializeIsHandledOnce(t *testing.T) {
 		Settings: &Settings{
 			Backoff:   supervisor.Policy{Initial: time.Millisecond, Max: time.Millisecond, Jitter: -1},
 			Telemetry: tel,
+			// Every failure here is before the handshake: without this the
+			// session would give up after DefaultStartAttempts of them.
+			StartAttempts: 1 << 20,
 		},
 	})
 	var attempts []int

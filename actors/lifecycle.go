@@ -173,6 +173,9 @@ func (a *sessionActor) becomeReady(neg Negotiated) {
 	// over only when a connection stayed ready long enough
 	// (connectionFailed, supervisor.Policy.ResetAfter).
 	a.readySince = monoNow()
+	if a.conn != nil {
+		a.conn.framesAtReady = a.sh.stats.FramesIn.Load()
+	}
 	a.setState(mcpstate.StateReady, nil)
 	// The connection learns whether to listen before the handshake's last
 	// notification is written: Streamable HTTP holds that notification
@@ -241,8 +244,12 @@ func (a *sessionActor) connectionFailed(err error) {
 			err = ae // the same credentials would be refused again
 		}
 	}
+	var stderr []byte
+	served := false
 	if a.conn != nil {
-		err = withServerStderr(err, a.conn.conn)
+		stderr = serverStderr(a.conn.conn)
+		err = withServerStderr(err, stderr)
+		served = a.readySince != 0 && a.sh.stats.FramesIn.Load() > a.conn.framesAtReady
 	}
 	a.sh.cfg.Logger.Debug("connection failed", slog.String("session", a.sh.name), slog.Any("error", err))
 	a.failInFlight(&mcperr.ConnectionLostError{Cause: err})
@@ -250,10 +257,10 @@ func (a *sessionActor) connectionFailed(err error) {
 	if a.readySince != 0 {
 		readyFor = monoNow() - a.readySince
 	}
-	a.restarts().ConnectionEnded(readyFor)
+	a.restarts().ConnectionEnded(readyFor, served)
 	a.sessionEnded(err)
 	a.dropConnection(context.Background())
-	a.retryLater(err)
+	a.retryOrGiveUp(err, stderr)
 }
 
 // restarts is the actor's restart policy state, made at its first failed
@@ -273,9 +280,20 @@ func (a *sessionActor) restartAttempts() int {
 	return a.restarter.Attempts()
 }
 
-func (a *sessionActor) retryLater(err error) {
+func (a *sessionActor) retryLater(err error) { a.retryOrGiveUp(err, nil) }
+
+// retryOrGiveUp schedules the next attempt, or closes the session for
+// good: when the failure is permanent, when its budget is spent, when the
+// first connection could not reach the server, or when a session that was
+// never ready has seen its server fail before the handshake
+// StartAttempts times (stderr is what the server wrote on the last try).
+func (a *sessionActor) retryOrGiveUp(err error, stderr []byte) {
 	if ce := a.unreachableAtFirstConnect(err); ce != nil {
 		a.closeForGood(ce)
+		return
+	}
+	if se := a.startGivenUp(err, stderr); se != nil {
+		a.closeForGood(se)
 		return
 	}
 	delay, ok := a.restarts().Next(supervisor.Classify(err))

@@ -78,6 +78,10 @@ type connection struct {
 	conn   transport.Conn
 	writer *writer
 	reader *connReader // nil for a PushConn
+	// framesAtReady is Stats.FramesIn when the connection became ready:
+	// one that answered anything since did work, one that died without a
+	// word after its handshake did not (supervisor's restart intensity).
+	framesAtReady uint64
 }
 
 // newSessionProps returns the props that create (and on panic, re-create)

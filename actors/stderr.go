@@ -16,15 +16,22 @@ const (
 	stderrTailBytes = 1024
 )
 
-// withServerStderr attaches the server's last stderr lines to err, when the
-// transport keeps them. Best effort: the drain may not have read the very
-// last bytes yet when the failure is seen.
-func withServerStderr(err error, conn transport.Conn) error {
-	k, ok := conn.(stderrKeeper)
-	if !ok || err == nil {
+// serverStderr is what the transport kept of the server's stderr, nil when
+// it keeps none. Best effort: the drain may not have read the very last
+// bytes yet when the failure is seen.
+func serverStderr(conn transport.Conn) []byte {
+	if k, ok := conn.(stderrKeeper); ok {
+		return k.Stderr()
+	}
+	return nil
+}
+
+// withServerStderr attaches the server's last stderr lines to err.
+func withServerStderr(err error, stderr []byte) error {
+	if err == nil || len(stderr) == 0 {
 		return err
 	}
-	tail := lastLines(k.Stderr(), stderrTailLines, stderrTailBytes)
+	tail := lastLines(stderr, stderrTailLines, stderrTailBytes)
 	if tail == "" {
 		return err
 	}

@@ -112,6 +112,52 @@ func (e *ConnectError) ErrorType() string {
 	return "unreachable"
 }
 
+// StartupError closes a session that was never ready because its server
+// failed before completing the handshake on every one of Attempts tries:
+// it exited (a script that does not exist, a missing dependency, a bad
+// flag), closed the connection, or never answered. That is a
+// configuration error, not a crash, so the session stops trying and
+// Connect returns this error. It matches ErrUnreachable.
+type StartupError struct {
+	// Server describes the target without secrets.
+	Server string
+	// Attempts is how many times the server was started or dialed.
+	Attempts int
+	// Reason is the last try's failure in the transport's words ("stdio:
+	// server process 4242 exited with code 1").
+	Reason string
+	// Stderr is the first lines of the server's stderr on the last try
+	// that say what went wrong (an "Error: ..." line rather than the
+	// stack's tail), empty when the transport keeps none.
+	Stderr string
+	// Cause is the last try's failure.
+	Cause error
+}
+
+func (e *StartupError) Error() string {
+	server := e.Server
+	if server == "" {
+		server = "the server"
+	}
+	s := fmt.Sprintf("mcpengine: %s failed before its handshake on each of %d tries; last: %s", server, e.Attempts, e.Reason)
+	if e.Stderr != "" {
+		s += " (stderr: " + e.Stderr + ")"
+	}
+	return s
+}
+
+// Unwrap gives ErrUnreachable and the cause.
+func (e *StartupError) Unwrap() []error { return []error{ErrUnreachable, e.Cause} }
+
+// Permanent marks the error for supervisor.Classify: never retried.
+func (e *StartupError) Permanent() bool { return true }
+
+// SafeToRetry: no call reached a ready server.
+func (e *StartupError) SafeToRetry() bool { return true }
+
+// ErrorType is the error's class (error.type in telemetry).
+func (e *StartupError) ErrorType() string { return "unreachable" }
+
 // AuthRefusedError: the server answered the handshake with HTTP 401 or
 // 403 and nothing cured it (no OAuth configured, or a static credential
 // it refuses). The session closes instead of sending the same credential

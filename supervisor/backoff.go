@@ -25,10 +25,20 @@ type Policy struct {
 	// connection that outlived the longest wait it could be given was not
 	// part of a loop.
 	ResetAfter time.Duration
+	// Intensity and Period bound the restarts of a server that does work
+	// between its deaths: a connection that answered at least one call
+	// before it failed starts the delays over, as one that stayed ready
+	// for ResetAfter does, unless Intensity restarts already happened
+	// within the last Period (then it counts as one more in a row, and the
+	// delays keep growing). This is the restart intensity of Erlang
+	// supervisors (MaxR in MaxT) and systemd (StartLimitBurst in
+	// StartLimitIntervalSec). Zero means 10 restarts in 1 minute.
+	Intensity int
+	Period    time.Duration
 }
 
 // DefaultPolicy is used when a session's policy is left zero.
-var DefaultPolicy = Policy{Initial: 100 * time.Millisecond, Max: 30 * time.Second, Multiplier: 2, Jitter: 0.5}
+var DefaultPolicy = Policy{Initial: 100 * time.Millisecond, Max: 30 * time.Second, Multiplier: 2, Jitter: 0.5, Intensity: 10, Period: time.Minute}
 
 func (p Policy) withDefaults() Policy {
 	if p.Initial <= 0 {
@@ -45,6 +55,12 @@ func (p Policy) withDefaults() Policy {
 	}
 	if p.ResetAfter <= 0 {
 		p.ResetAfter = p.Max
+	}
+	if p.Intensity <= 0 {
+		p.Intensity = DefaultPolicy.Intensity
+	}
+	if p.Period <= 0 {
+		p.Period = DefaultPolicy.Period
 	}
 	switch {
 	case p.Jitter == 0:

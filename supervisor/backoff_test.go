@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -93,7 +94,7 @@ func TestOnlyAConnectionThatStayedUpStartsTheBackoffOver(t *testing.T) {
 	r := NewRestarter(p, 3, nil)
 	var delays []time.Duration
 	for i := 0; i < 4; i++ {
-		r.ConnectionEnded(9 * time.Second) // ready, but not for long
+		r.ConnectionEnded(9*time.Second, false) // ready, but not for long
 		d, ok := r.Next(Retry)
 		require.True(t, ok)
 		delays = append(delays, d)
@@ -101,17 +102,17 @@ func TestOnlyAConnectionThatStayedUpStartsTheBackoffOver(t *testing.T) {
 	assert.Equal(t, []time.Duration{time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second}, delays)
 	assert.Equal(t, 4, r.Attempts())
 
-	r.ConnectionEnded(10 * time.Second)
+	r.ConnectionEnded(10*time.Second, false)
 	d, _ := r.Next(Retry)
 	assert.Equal(t, time.Second, d, "a stable connection starts over")
 	assert.Equal(t, 1, r.Attempts())
 
 	for i := 0; i < 3; i++ {
-		r.ConnectionEnded(time.Second)
+		r.ConnectionEnded(time.Second, false)
 		_, ok := r.Next(RetryBudgeted)
 		require.True(t, ok)
 	}
-	r.ConnectionEnded(time.Second)
+	r.ConnectionEnded(time.Second, false)
 	_, ok := r.Next(RetryBudgeted)
 	assert.False(t, ok, "short-lived connections do not restore the budget")
 }
@@ -119,9 +120,47 @@ func TestOnlyAConnectionThatStayedUpStartsTheBackoffOver(t *testing.T) {
 func TestResetAfterDefaultsToMax(t *testing.T) {
 	r := NewRestarter(Policy{Initial: time.Second, Max: time.Minute, Jitter: -1}, 0, nil)
 	r.Next(Retry)
-	r.ConnectionEnded(59 * time.Second)
+	r.ConnectionEnded(59*time.Second, false)
 	r.Next(Retry)
 	assert.Equal(t, 2, r.Attempts())
-	r.ConnectionEnded(time.Minute)
+	r.ConnectionEnded(time.Minute, false)
 	assert.Equal(t, 0, r.Attempts())
+}
+
+// A server that answers calls and then exits (it serves its share and
+// leaves, or leaks and is restarted) is restarted at the first delay each
+// time, as one that stayed up long does; only when its restarts within
+// the Period reach the Intensity do the delays grow again, as for a crash
+// loop. Runs in a synctest bubble: its clock moves only as the test says.
+func TestAServerThatDidWorkRestartsAtOnceUntilTheIntensityIsReached(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		p := Policy{Initial: time.Second, Max: time.Minute, Multiplier: 2, Jitter: -1, Intensity: 3, Period: time.Minute}
+		r := NewRestarter(p, 0, nil)
+		next := func(readyFor time.Duration, served bool) time.Duration {
+			r.ConnectionEnded(readyFor, served)
+			d, ok := r.Next(Retry)
+			require.True(t, ok)
+			time.Sleep(d + readyFor) // the wait, then the next connection's life
+			return d
+		}
+		// Served calls, dies after 2 s: back at the first delay each time,
+		// three times (the intensity).
+		for i := 0; i < 3; i++ {
+			assert.Equal(t, time.Second, next(2*time.Second, true), "restart %d of a server that did work", i)
+		}
+		// A fourth within the minute: the window is full, the delays grow.
+		assert.Equal(t, 2*time.Second, next(2*time.Second, true), "intensity reached")
+		assert.Equal(t, 4*time.Second, next(2*time.Second, true))
+
+		// Ready but served nothing: a crash loop, whatever the window says.
+		time.Sleep(2 * time.Minute)
+		assert.Equal(t, 8*time.Second, next(2*time.Second, false), "no work, no reset")
+
+		// Once the window has emptied, work starts the delays over again.
+		time.Sleep(2 * time.Minute)
+		assert.Equal(t, time.Second, next(2*time.Second, true), "window emptied")
+
+		// Never ready (died before its handshake): never a reset.
+		assert.Equal(t, 2*time.Second, next(0, true))
+	})
 }

@@ -31,6 +31,11 @@ type Restarter struct {
 	unbounded  *jitteredBackOff
 	consumed   int
 	resetAfter time.Duration
+	period     time.Duration
+	// recent holds the instants of the last Intensity restarts, oldest
+	// first once full: whether Intensity of them fall within Period is a
+	// look at the oldest.
+	recent []time.Time
 }
 
 // NewRestarter returns a Restarter. maxRetries bounds consecutive failed
@@ -44,7 +49,8 @@ func NewRestarter(p Policy, maxRetries int, rnd func() float64) *Restarter {
 		rnd = rand.Float64
 	}
 	j := &jitteredBackOff{policy: p, rand: rnd}
-	r := &Restarter{unbounded: j, resetAfter: p.withDefaults().ResetAfter}
+	p = p.withDefaults()
+	r := &Restarter{unbounded: j, resetAfter: p.ResetAfter, period: p.Period, recent: make([]time.Time, 0, p.Intensity)}
 	r.budgeted = backoff.WithMaxRetries(j, uint64(maxRetries))
 	return r
 }
@@ -61,24 +67,45 @@ func (r *Restarter) Next(d Decision) (time.Duration, bool) {
 			return 0, false
 		}
 		r.consumed++
+		r.restarted()
 		return next, true
 	default:
 		r.consumed++
+		r.restarted()
 		return r.unbounded.NextBackOff(), true
 	}
+}
+
+// restarted notes a restart's instant for the intensity window.
+func (r *Restarter) restarted() {
+	if len(r.recent) == cap(r.recent) {
+		copy(r.recent, r.recent[1:])
+		r.recent = r.recent[:len(r.recent)-1]
+	}
+	r.recent = append(r.recent, time.Now())
+}
+
+// tooIntense reports whether Intensity restarts already happened within
+// the last Period.
+func (r *Restarter) tooIntense() bool {
+	return len(r.recent) == cap(r.recent) && time.Since(r.recent[0]) < r.period
 }
 
 // Attempts reports how many retries were scheduled since the last Reset.
 func (r *Restarter) Attempts() int { return r.consumed }
 
 // ConnectionEnded tells the restarter how long the connection that just
-// failed had been ready (zero: it never was), before the session asks for
-// the next delay. One that stayed ready for the policy's ResetAfter starts
-// the delays and the budget over; one that died sooner counts as one more
-// restart in a row, so a server that crashes right after its handshake is
-// restarted ever more slowly instead of at the first delay every time.
-func (r *Restarter) ConnectionEnded(readyFor time.Duration) {
-	if readyFor >= r.resetAfter {
+// failed had been ready (zero: it never was) and whether it answered any
+// call, before the session asks for the next delay. One that stayed ready
+// for the policy's ResetAfter starts the delays and the budget over. One
+// that died sooner but did work (a server that exits after serving its
+// share of calls, by design or by leak) starts over too, unless the
+// restarts within the policy's Period already reached its Intensity. Any
+// other counts as one more restart in a row, so a server that crashes
+// right after its handshake is restarted ever more slowly instead of at
+// the first delay every time.
+func (r *Restarter) ConnectionEnded(readyFor time.Duration, served bool) {
+	if readyFor >= r.resetAfter || (served && readyFor > 0 && !r.tooIntense()) {
 		r.Reset()
 	}
 }

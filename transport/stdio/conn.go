@@ -92,10 +92,16 @@ func newConn(cfg Config, cmd *exec.Cmd, p *pipes) *Conn {
 // then *ProcessExitedError, wrapping io.EOF or io.ErrUnexpectedEOF.
 func (c *Conn) ReadFrame() ([]byte, error) {
 	b, err := c.framed.ReadFrame()
-	if err != nil && (err == io.EOF || err == io.ErrUnexpectedEOF) && c.dead.Load() {
-		e := *c.exitErr
-		e.Err = err
-		return nil, &e
+	if err != nil && (err == io.EOF || err == io.ErrUnexpectedEOF) {
+		if c.dead.Load() {
+			e := *c.exitErr
+			e.Err = err
+			return nil, &e
+		}
+		if e := c.exitedAfterEOF(); e != nil {
+			e.Err = err
+			return nil, e
+		}
 	}
 	return b, err
 }

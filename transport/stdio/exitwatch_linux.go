@@ -313,3 +313,31 @@ func (c *Conn) processExited() {
 	_ = signalGroup(c.proc, syscall.SIGKILL)
 	_ = c.stdout.SetReadDeadline(pastDeadline)
 }
+
+// eofExitWait bounds how long a read that met the end of stdout waits for
+// the child's exit status (exitedAfterEOF).
+const eofExitWait = 100 * time.Millisecond
+
+// exitedAfterEOF is for a read that met the end of stdout before the exit
+// watcher saw the child exit. A process that exits closes its descriptors
+// before it becomes a zombie, so its stdout ends a moment before its
+// status can be read: the read waits for it a little (doubling from 1 ms,
+// at most eofExitWait in all), since "exited with code 1" tells the user
+// far more than "EOF". nil when the child is still running after that (it
+// closed stdout and lives on) or is not watched.
+func (c *Conn) exitedAfterEOF() *ProcessExitedError {
+	if c.exit == nil {
+		return nil
+	}
+	var waited time.Duration
+	for wait := time.Millisecond; ; wait *= 2 {
+		if code, sig, ok := exitStatus(c.proc.Pid); ok {
+			return &ProcessExitedError{Pid: c.proc.Pid, Code: code, Signal: sig}
+		}
+		if waited >= eofExitWait {
+			return nil
+		}
+		time.Sleep(wait)
+		waited += wait
+	}
+}

@@ -8,3 +8,6 @@ type procWatch struct{}
 
 func (c *Conn) watchExit()   {}
 func (c *Conn) unwatchExit() {}
+
+// exitedAfterEOF: off Linux the status is not read before Close.
+func (c *Conn) exitedAfterEOF() *ProcessExitedError { return nil }
