@@ -72,3 +72,14 @@ func checkFileMode(f *os.File) error {
 	}
 	return nil
 }
+
+// insecureStore turns a store's refusal of loose permissions into the
+// permanent authorization failure callers get (nil for any other error):
+// no token is read from, obtained into or used with such a store.
+func insecureStore(err error) error {
+	var ie *InsecureTokenStoreError
+	if !errors.As(err, &ie) {
+		return nil
+	}
+	return unauthorized("the token store is not safe to use", err)
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"net/http/httptest"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -54,4 +55,24 @@ func TestLoginWaitsForTheSignInByItsOwnTimeout(t *testing.T) {
 	require.NotEmpty(t, p.url, "login printed the authorization URL")
 	assert.Equal(t, 1, p.exitCode(t))
 	assert.Contains(t, p.stderrText(), "no authorization within 4s (--login-timeout)")
+}
+
+// A token directory others may write is refused by every command that
+// would read or keep a token in it, with the chmod that fixes it.
+func TestATokenDirectoryOthersMayWriteIsRefused(t *testing.T) {
+	t.Parallel()
+	k := oauthtest.New(t, oauthtest.Config{PRMInHeader: true,
+		Resource: demoserver.New(demoserver.Options{Name: "protected"}).StreamableHandler(demoserver.HTTPOptions{})})
+	dir := t.TempDir() + "/tokens"
+	require.NoError(t, os.Mkdir(dir, 0o700))
+	require.NoError(t, os.Chmod(dir, 0o777))
+	env := []string{tokenDirEnv + "=" + dir}
+
+	r := engineEnv(t, env, "", "login", "--url", k.ServerURL(), "--no-browser")
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, "chmod 700 "+dir)
+	r = engineEnv(t, env, "", "list", "tools", "--url", k.ServerURL())
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, "chmod 700 "+dir)
+	assert.Zero(t, k.TokenRequests(oauthtest.GrantAuthorizationCode), "no token obtained into it")
 }
