@@ -85,7 +85,7 @@ func ParseConfig(data []byte) (*ConfigFile, error) {
 		return nil, fmt.Errorf("mcpengine: parsing mcpServers config: %w", err)
 	}
 	if f.Servers == nil {
-		return nil, &ConfigError{Msg: `no "mcpServers" object (the servers go in {"mcpServers": {"name": {"command": ...}}})`}
+		return nil, noServersError(data)
 	}
 	unknown, fieldErr := unknownFieldError(data)
 	if fieldErr != nil {

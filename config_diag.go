@@ -171,6 +171,29 @@ func jsonKind(t reflect.Type) string {
 
 var serverConfigType = reflect.TypeFor[ServerConfig]()
 
+// noServersError is the error of a document without an "mcpServers"
+// object, pointing at a top-level key that was probably meant for it
+// (a misspelling, or VS Code's "servers").
+func noServersError(data []byte) error {
+	const want = `no "mcpServers" object (the servers go in {"mcpServers": {"name": {"command": ...}}})`
+	found, err := configcheck.UnknownFields(data, reflect.TypeFor[ConfigFile]())
+	if err != nil {
+		return &ConfigError{Msg: want}
+	}
+	for _, u := range found {
+		if len(u.Path) > 0 {
+			continue
+		}
+		switch {
+		case u.Name == "servers":
+			return NewConfigError(data, u.Offset, want+`; this file's "servers" is VS Code's name for it: rename it "mcpServers"`)
+		case u.Suggestion == "mcpServers":
+			return NewConfigError(data, u.Offset, fmt.Sprintf(`%s; did you mean "mcpServers" for %q?`, want, u.Name))
+		}
+	}
+	return &ConfigError{Msg: want}
+}
+
 // unknownFieldError reports the first key of data that no field of the
 // configuration has and that is a mistake: a misspelling of a
 // ServerConfig field, or any unknown key inside the objects only the

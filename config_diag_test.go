@@ -76,3 +76,14 @@ func TestConfigToleratesOtherClientsKeys(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "node", cf.Servers["x"].Command)
 }
+
+func TestConfigWithoutMCPServersPointsAtTheKeyMeantForIt(t *testing.T) {
+	ce, _ := loadConfigError(t, "{\n  \"mcpServer\": {\"x\": {\"command\": \"node\"}}\n}")
+	assert.Equal(t, 2, ce.Line)
+	assert.Contains(t, ce.Msg, `did you mean "mcpServers" for "mcpServer"?`)
+	ce, _ = loadConfigError(t, `{"servers": {"x": {"command": "node"}}}`)
+	assert.Contains(t, ce.Msg, `VS Code's name for it: rename it "mcpServers"`)
+	ce, _ = loadConfigError(t, `{}`)
+	assert.Equal(t, 0, ce.Line)
+	assert.Contains(t, ce.Msg, `no "mcpServers" object`)
+}
