@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpengine/mcpengine"
+	"github.com/mcpengine/mcpengine/messages"
 )
 
 // Over a real stdio subprocess a caller alone on its session reads its own
@@ -33,16 +34,26 @@ func TestALoneCallerReadsItsOwnAnswersAndSurvivesKill9(t *testing.T) {
 	// the turn back to the reader goroutine, for one call.
 	assert.GreaterOrEqual(t, byCallers*2, frames, "most answers are read by their callers")
 
+	// The server's first progress notification says, without a sleep that
+	// hopes, that the request reached it; the call then waits two
+	// minutes, its caller blocked reading.
 	errc := make(chan error, 1)
-	requests := s.Stats().Requests
+	reached := make(chan struct{}, 1)
 	go func() { // owner: this test; returns when the call fails
-		_, err := s.CallTool(ctx, "sleep", map[string]any{"ms": 120000})
+		_, err := s.CallTool(ctx, "progress", map[string]any{"steps": 2, "intervalMs": 120000},
+			mcpengine.WithProgress(func(messages.ProgressParams) {
+				select {
+				case reached <- struct{}{}:
+				default:
+				}
+			}))
 		errc <- err
 	}()
-	for s.Stats().Requests == requests {
-		time.Sleep(time.Millisecond)
+	select {
+	case <-reached:
+	case err := <-errc:
+		t.Fatalf("the call ended before the server's progress: %v", err)
 	}
-	time.Sleep(50 * time.Millisecond) // the request reached the server; its caller reads
 	pid := servePID(t)
 	killed := time.Now()
 	require.NoError(t, syscall.Kill(pid, syscall.SIGKILL))

@@ -59,19 +59,51 @@ func LoadConfigFile(path string) (*ConfigFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ParseConfig(data)
+	f, err := ParseConfig(data)
+	return f, withFile(err, path)
 }
 
 // ParseConfig parses an mcpServers JSON document. ${VAR} in env values,
 // args and headers is expanded from the engine's environment so secrets
 // stay out of the file.
+//
+// A mistake is a *ConfigError saying where it is (line and column) and
+// what is wrong: a syntax error, a value of the wrong kind, a misspelt
+// field ("comand": did you mean "command"?), an unknown key inside auth,
+// tls or oauth, a server with neither a command nor a url. Unknown keys
+// of a server that resemble none of its fields are other MCP clients'
+// and are ignored.
 func ParseConfig(data []byte) (*ConfigFile, error) {
+	if err := syntaxError(data); err != nil {
+		return nil, err
+	}
 	var f ConfigFile
 	if err := messages.Unmarshal(data, &f); err != nil {
+		if located := typeError(data); located != nil {
+			return nil, located
+		}
 		return nil, fmt.Errorf("mcpengine: parsing mcpServers config: %w", err)
 	}
 	if f.Servers == nil {
-		return nil, errors.New(`mcpengine: config has no "mcpServers" object`)
+		return nil, noServersError(data)
+	}
+	unknown, fieldErr := unknownFieldError(data)
+	if fieldErr != nil {
+		return nil, fieldErr
+	}
+	names := make([]string, 0, len(f.Servers))
+	for name := range f.Servers {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if s := f.Servers[name]; s.Command == "" && s.URL == "" {
+			msg := fmt.Sprintf(`server %q has neither a "command" nor a "url"`, name)
+			if u := unknown[name]; len(u) > 0 {
+				msg += fmt.Sprintf(" (unknown fields: %q)", u)
+			}
+			return nil, &ConfigError{Msg: msg}
+		}
 	}
 	for name, s := range f.Servers {
 		for k, v := range s.Env {

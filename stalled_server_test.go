@@ -19,8 +19,13 @@ func TestCallersNeverWaitOnAServerThatStoppedReading(t *testing.T) {
 	e := newEngine(t, mcpengine.Config{})
 	s := connectServe(t, e, "--stall-after", "200ms", "--stall-for", "30s")
 	ctx := testCtx(t, 30*time.Second)
-	require.NoError(t, s.Ping(ctx)) // fixes the stall window: it starts in 200 ms
-	time.Sleep(300 * time.Millisecond)
+	require.NoError(t, s.Ping(ctx)) // fixes the stall window: it starts 200 ms after the server got it
+	// The server fixed the window when the ping reached it, before Ping
+	// returned: 200 ms after that return the window has begun, however
+	// slow the machine (a bound that follows from the order of events, not
+	// a pause that hopes), and it lasts 30 s.
+	pinged := time.Now()
+	time.Sleep(time.Until(pinged.Add(200 * time.Millisecond)))
 
 	text := strings.Repeat("x", 3000) // 200 of these are ~600 KB: far over a pipe's 64 KiB
 	var wg sync.WaitGroup

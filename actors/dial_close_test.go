@@ -36,17 +36,17 @@ func (c *closeRecorder) Close(context.Context) error {
 // just as Close cancelled the dial) is closed before Close returns, not
 // left running behind a stopped actor.
 func TestADialFinishingAsTheSessionClosesIsClosedBeforeCloseReturns(t *testing.T) {
-	dialing := make(chan struct{})
+	dialing := make(chan context.Context, 1)
 	release := make(chan struct{})
 	conn := &closeRecorder{done: make(chan struct{})}
-	dialer := transport.DialerFunc{Name: "slow", Func: func(context.Context) (transport.Conn, error) {
-		close(dialing)
+	dialer := transport.DialerFunc{Name: "slow", Func: func(ctx context.Context) (transport.Conn, error) {
+		dialing <- ctx
 		<-release // like a process start that completes whatever the ctx says
 		return conn, nil
 	}}
 	h, stop := startSession(t, SessionConfig{Name: "slow-dial", Dialer: dialer})
 	defer stop()
-	<-dialing
+	dialCtx := <-dialing
 
 	closeDone := make(chan error, 1)
 	go func() { // owner: this test; returns when Close does
@@ -55,7 +55,13 @@ func TestADialFinishingAsTheSessionClosesIsClosedBeforeCloseReturns(t *testing.T
 		closeDone <- h.Close(ctx)
 	}()
 	<-h.Shared().Closed() // the actor closed the session and is stopping
-	time.Sleep(20 * time.Millisecond)
+	// Close gave up on the dial (its ctx ended): only now does the dial
+	// finish, too late for the actor, which must still close what it got.
+	select {
+	case <-dialCtx.Done():
+	case <-time.After(15 * time.Second):
+		t.Fatal("Close did not cancel the dial")
+	}
 	close(release)
 
 	select {

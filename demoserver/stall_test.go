@@ -3,6 +3,7 @@ package demoserver
 import (
 	"context"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -10,26 +11,33 @@ import (
 	"github.com/mcpengine/mcpengine/messages"
 )
 
+// In a synctest bubble the clock moves only when every goroutine waits, so
+// each wait is measured exactly, whatever the machine's load.
 func TestStallWindowHoldsRequestsInsideItOnly(t *testing.T) {
-	var w stallWindow
-	ctx := context.Background()
-	start := time.Now()
-	w.wait(ctx, 30*time.Millisecond, 100*time.Millisecond) // fixes the window, before it
-	assert.Less(t, time.Since(start), 30*time.Millisecond, "before the window: no wait")
+	synctest.Test(t, func(t *testing.T) {
+		var w stallWindow
+		ctx := context.Background()
+		start := time.Now()
+		w.wait(ctx, 30*time.Millisecond, 100*time.Millisecond) // fixes the window, before it
+		assert.Equal(t, time.Duration(0), time.Since(start), "before the window: no wait")
+		assert.Equal(t, start.Add(30*time.Millisecond), w.start)
 
-	time.Sleep(time.Until(w.start) + time.Millisecond)
-	w.wait(ctx, 0, 100*time.Millisecond) // the window is fixed by the first call
-	assert.False(t, time.Now().Before(w.end), "inside the window: waits until its end")
+		time.Sleep(time.Until(w.start) + time.Millisecond)
+		w.wait(ctx, 0, 100*time.Millisecond) // the window is fixed by the first call
+		assert.Equal(t, w.end, time.Now(), "inside the window: waits until its end")
 
-	before := time.Now()
-	w.wait(ctx, 0, 100*time.Millisecond)
-	assert.Less(t, time.Since(before), 30*time.Millisecond, "after the window: no wait")
+		before := time.Now()
+		w.wait(ctx, 0, 100*time.Millisecond)
+		assert.Equal(t, time.Duration(0), time.Since(before), "after the window: no wait")
 
-	var w2 stallWindow
-	cctx, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
-	defer cancel()
-	w2.wait(cctx, 0, time.Hour) // the window starts now and would last an hour
-	assert.Error(t, cctx.Err(), "a cancelled request stops waiting")
+		var w2 stallWindow
+		cctx, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+		defer cancel()
+		before = time.Now()
+		w2.wait(cctx, 0, time.Hour) // the window starts now and would last an hour
+		assert.Error(t, cctx.Err(), "a cancelled request stops waiting")
+		assert.Equal(t, 20*time.Millisecond, time.Since(before), "at the request's end, not the window's")
+	})
 }
 
 func TestBadOutputBreaksTheEchoSchema(t *testing.T) {

@@ -3,12 +3,15 @@ package gateway
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"reflect"
 	"strings"
 	"time"
 
 	"github.com/mcpengine/mcpengine"
+	"github.com/mcpengine/mcpengine/internal/configcheck"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -111,7 +114,38 @@ func LoadConfig(path string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ParseConfig(data)
+	cfg, err := ParseConfig(data)
+	var ce *mcpengine.ConfigError
+	if errors.As(err, &ce) && ce.File == "" {
+		ce.File = path
+	}
+	return cfg, err
+}
+
+// unknownGatewayField reports the first unknown key of the gateway
+// section, saying where it is and what was probably meant, as a
+// *mcpengine.ConfigError (the decoder below would only name the key).
+func unknownGatewayField(data []byte) error {
+	type withGateway struct {
+		Gateway fileGateway `json:"gateway"`
+	}
+	found, err := configcheck.UnknownFields(data, reflect.TypeFor[withGateway]())
+	if err != nil {
+		return nil // the decoder says what is wrong
+	}
+	for _, u := range found {
+		if len(u.Path) == 0 {
+			continue // beside "gateway": mcpServers' or another client's
+		}
+		msg := fmt.Sprintf("unknown field %q in %s", u.Name, strings.Join(u.Path, "."))
+		if u.Suggestion != "" {
+			msg += fmt.Sprintf("; did you mean %q?", u.Suggestion)
+		} else {
+			msg += fmt.Sprintf(" (known: %s)", strings.Join(configcheck.Known(u.In), ", "))
+		}
+		return mcpengine.NewConfigError(data, u.Offset, msg)
+	}
+	return nil
 }
 
 // ParseConfig parses an mcpServers document with an optional "gateway"
@@ -125,6 +159,9 @@ func ParseConfig(data []byte) (*Config, error) {
 	var doc fileDoc
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("gateway: parsing config: %w", err)
+	}
+	if err := unknownGatewayField(data); err != nil {
+		return nil, err
 	}
 	var g fileGateway
 	if len(doc.Gateway) > 0 && string(doc.Gateway) != "null" {

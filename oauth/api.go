@@ -212,7 +212,9 @@ func (e *UnauthorizedError) ErrorType() string    { return "unauthorized" }
 func NewMemoryStore() TokenStore { return newMemoryStore() }
 
 // NewFileStore returns a TokenStore keeping one file per key in dir
-// (created 0700; files 0600, written atomically).
+// (created 0700; files 0600, written atomically). An existing dir that
+// group or others may write, or a file they may read, makes Load and Save
+// fail with an *InsecureTokenStoreError saying which chmod fixes it.
 func NewFileStore(dir string) TokenStore { return newFileStore(dir) }
 
 // NewLoopbackAgent returns the UserAgent of interactive logins: it listens

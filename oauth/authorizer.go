@@ -134,25 +134,32 @@ func storeKey(resource, grant string, cfg Config) string {
 	return strings.Join(parts, " ")
 }
 
-// ensureLoaded reads the stored record once (until a read succeeds).
-func (a *authorizer) ensureLoaded(ctx context.Context) {
+// ensureLoaded reads the stored record once (until a read succeeds). A
+// store that refuses to be used because others could read or replace
+// its tokens (*InsecureTokenStoreError) fails the caller, as a permanent
+// authorization failure naming the fix; any other read failure is logged
+// and the engine goes on without the stored token.
+func (a *authorizer) ensureLoaded(ctx context.Context) error {
 	if a.loadedFast.Load() {
-		return
+		return nil
 	}
 	a.loadMu.Lock()
 	defer a.loadMu.Unlock()
 	if a.loaded {
-		return
+		return nil
 	}
 	rec, err := a.store.Load(ctx, a.storeKey)
 	if err != nil {
+		if err := insecureStore(err); err != nil {
+			return err
+		}
 		a.log.WarnContext(ctx, "oauth: reading the token store failed", "error", err)
-		return
+		return nil
 	}
 	a.loaded = true
 	defer a.loadedFast.Store(true)
 	if rec == nil {
-		return
+		return nil
 	}
 	a.mu.Lock()
 	if a.rec == nil {
@@ -160,6 +167,7 @@ func (a *authorizer) ensureLoaded(ctx context.Context) {
 		a.gen++
 	}
 	a.mu.Unlock()
+	return nil
 }
 
 // current returns the current record and its generation.
@@ -192,7 +200,9 @@ func (a *authorizer) token(ctx context.Context) (*oauth2.Token, error) {
 }
 
 func (a *authorizer) login(ctx context.Context) error {
-	a.ensureLoaded(ctx)
+	if err := a.ensureLoaded(ctx); err != nil {
+		return err
+	}
 	_, err := a.obtain(ctx, 0, obtainRequest{reason: reasonLogin})
 	return err
 }

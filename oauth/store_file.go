@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,7 +17,9 @@ import (
 // SHA-256 of the key (keys hold URLs, which are no file names), the
 // directory is 0700 and the files 0600 (they hold tokens), and every write
 // goes to a temporary file renamed over the old one so that a reader or a
-// crash never sees half a record.
+// crash never sees half a record. A directory group or others may write,
+// or a file they may read, is refused (store_perm.go), as ssh refuses
+// loose key files.
 type fileStore struct {
 	dir string
 }
@@ -29,12 +32,15 @@ func (s *fileStore) path(key string) string {
 }
 
 func (s *fileStore) Load(_ context.Context, key string) (*Record, error) {
-	b, err := os.ReadFile(s.path(key))
+	if err := checkDirMode(s.dir); err != nil {
+		return nil, err
+	}
+	b, err := readTokenFile(s.path(key))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("oauth: token store: %w", err)
+		return nil, err
 	}
 	var rec Record
 	if err := json.Unmarshal(b, &rec); err != nil {
@@ -45,6 +51,9 @@ func (s *fileStore) Load(_ context.Context, key string) (*Record, error) {
 }
 
 func (s *fileStore) Save(_ context.Context, key string, rec *Record) error {
+	if err := checkDirMode(s.dir); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(s.dir, 0o700); err != nil {
 		return fmt.Errorf("oauth: token store: %w", err)
 	}
@@ -73,6 +82,28 @@ func (s *fileStore) Save(_ context.Context, key string, rec *Record) error {
 		return fmt.Errorf("oauth: token store: %w", err)
 	}
 	return nil
+}
+
+// readTokenFile reads a record's file after checking, on the open file
+// (no window for a swap between the check and the read), that only its
+// owner may read it.
+func readTokenFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if err != nil {
+		return nil, fmt.Errorf("oauth: token store: %w", err)
+	}
+	defer f.Close()
+	if err := checkFileMode(f); err != nil {
+		return nil, err
+	}
+	b, err := io.ReadAll(f)
+	if err != nil {
+		return nil, fmt.Errorf("oauth: token store: %w", err)
+	}
+	return b, nil
 }
 
 func (s *fileStore) Delete(_ context.Context, key string) error {

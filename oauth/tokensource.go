@@ -115,7 +115,12 @@ func (a *authorizer) runFlight(ctx context.Context, f *flight, req obtainRequest
 	out, rec, err := a.acquire(ctx, req)
 	if err == nil {
 		if serr := a.store.Save(ctx, a.storeKey, rec); serr != nil {
-			a.log.WarnContext(ctx, "oauth: saving the token failed", "error", serr)
+			// A token obtained but not kept safely is not used either.
+			if ierr := insecureStore(serr); ierr != nil {
+				err = ierr
+			} else {
+				a.log.WarnContext(ctx, "oauth: saving the token failed", "error", serr)
+			}
 		}
 	}
 	a.mu.Lock()
@@ -199,7 +204,9 @@ func (a *authorizer) acquire(ctx context.Context, req obtainRequest) (out outcom
 // user (a refresh token, or a machine-to-machine grant); if renewing
 // fails while the token is still valid, the old one is used.
 func (a *authorizer) tokenForRequest(ctx context.Context) (*oauth2.Token, uint64, error) {
-	a.ensureLoaded(ctx)
+	if err := a.ensureLoaded(ctx); err != nil {
+		return nil, 0, err
+	}
 	rec, gen := a.current()
 	if rec == nil || rec.Token == nil {
 		return nil, gen, nil

@@ -17,6 +17,7 @@ func newCallCmd() *cobra.Command {
 		argsJSON string
 		kv       []string
 		progress bool
+		feat     clientFeatures
 	)
 	cmd := &cobra.Command{
 		Use:   "call TOOL",
@@ -29,11 +30,18 @@ win over --args); a value that is valid JSON (5, true, [1,2], {"a":1},
 
 Text content is printed as text. A result with isError: true is a failure:
 its text goes to stderr and the exit status is 1. --json prints the raw
-result as the server sent it (exit status 1 still applies).`,
+result as the server sent it (exit status 1 still applies).
+
+A tool may ask this client for something while it runs. Roots (the
+directories the server may work in) are the --root directories.
+Elicitation (the server asks you for input) is answered on the terminal,
+field by field, when stdin is one (raise --timeout to take your time).
+Sampling (an LLM completion) the CLI cannot answer; it says so.`,
 		Example: `  engine call echo --args '{"text":"hi"}'
   engine call add --arg a=1 --arg b=2
   engine call progress --arg steps=5 --progress
-  engine call fail --json`,
+  engine call fail --json
+  engine call roots --root . --root /tmp`,
 		Args: exactArgs(1, "the tool name"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			toolArgs, err := buildToolArgs(argsJSON, kv)
@@ -49,6 +57,8 @@ result as the server sent it (exit status 1 still applies).`,
 		},
 	}
 	f.register(cmd.Flags())
+	feat.register(cmd.Flags())
+	f.features = &feat
 	cmd.Flags().StringVar(&argsJSON, "args", "", `tool arguments as a JSON object, e.g. '{"text":"hi"}'`)
 	cmd.Flags().StringArrayVarP(&kv, "arg", "a", nil, "tool argument key=value (repeatable)")
 	cmd.Flags().BoolVar(&progress, "progress", false, "ask for progress notifications and print them to stderr")
@@ -104,6 +114,9 @@ func callTool(cmd *cobra.Command, f *targetFlags, c *client, name string, args m
 	}
 	raw, err := c.s.Call(cmd.Context(), messages.MethodToolsCall, params, opts...)
 	if err != nil {
+		if cerr := f.features.capabilityError(fmt.Sprintf("tool %q", name), err); cerr != nil {
+			return cerr
+		}
 		return requestError(fmt.Sprintf("tool %q", name), err)
 	}
 	var res messages.CallToolResult
@@ -128,6 +141,9 @@ func callTool(cmd *cobra.Command, f *targetFlags, c *client, name string, args m
 		msg := contentText(res.Content)
 		if msg == "" {
 			msg = "(no message)"
+		}
+		if hint := serverRequestHint(msg, f.features.isInteractive()); hint != "" {
+			msg += "; " + hint
 		}
 		return &exitError{code: 1, msg: fmt.Sprintf("tool %q returned an error (isError): %s", name, msg)}
 	}

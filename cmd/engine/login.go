@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -31,11 +32,17 @@ func tokenDir() string {
 	return filepath.Join(os.TempDir(), "mcpengine-oauth")
 }
 
+// defaultLoginTimeout is how long login waits for the user to sign in: a
+// password, a second factor and a consent page take minutes, not the
+// seconds a handshake gets.
+const defaultLoginTimeout = 5 * time.Minute
+
 func newLoginCmd() *cobra.Command {
 	var (
 		f         targetFlags
 		port      int
 		noBrowser bool
+		timeout   time.Duration
 	)
 	cmd := &cobra.Command{
 		Use:   "login",
@@ -51,16 +58,20 @@ token and refreshes it.
 
 A server in an mcpServers file may set "auth": {"oauth": {...}} (client id
 and secret, scopes, redirect port, grant); a --url server uses dynamic
-registration.`,
+registration.
+
+A server that answers without asking for authorization (no HTTP 401)
+needs no login: login says so and stores nothing.`,
 		Example: `  engine login --url https://mcp.example.com/mcp
   engine login --config mcp.json --server github --no-browser
   engine logout --url https://mcp.example.com/mcp`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runLogin(cmd, &f, port, noBrowser)
+			return runLogin(cmd, &f, port, noBrowser, timeout)
 		},
 	}
 	f.register(cmd.Flags())
+	cmd.Flags().DurationVar(&timeout, "login-timeout", defaultLoginTimeout, "how long to wait for the sign-in in the browser (--connect-timeout bounds the server's answers)")
 	cmd.Flags().IntVar(&port, "redirect-port", 0, "loopback port of the redirect listener (default: the config's redirectPort, else any free port)")
 	cmd.Flags().BoolVar(&noBrowser, "no-browser", false, "print the authorization URL instead of opening a browser")
 	return cmd
@@ -93,7 +104,7 @@ func newLogoutCmd() *cobra.Command {
 	return cmd
 }
 
-func runLogin(cmd *cobra.Command, f *targetFlags, port int, noBrowser bool) error {
+func runLogin(cmd *cobra.Command, f *targetFlags, port int, noBrowser bool, timeout time.Duration) error {
 	errOut := cmd.ErrOrStderr()
 	open := func(authURL string) error {
 		fmt.Fprintf(errOut, "Open this page to authorize:\n\n  %s\n\n", authURL)
@@ -115,20 +126,53 @@ func runLogin(cmd *cobra.Command, f *targetFlags, port int, noBrowser bool) erro
 		return err
 	}
 	defer closeEngine(eng)
+	if asksNone, err := asksForNoSignIn(cmd.Context(), eng, sc, f.connectTimeout); err != nil {
+		return err
+	} else if asksNone {
+		fmt.Fprintf(cmd.OutOrStdout(), "this server asks for no sign-in: it answered without requiring authorization, so every command works without engine login\n")
+		return nil
+	}
 	a, err := eng.Authorizer(sc)
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(cmd.Context(), f.connectTimeout)
+	ctx, cancel := context.WithTimeout(cmd.Context(), timeout)
 	defer cancel()
 	if err := a.Login(ctx); err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
-			return fmt.Errorf("login: no authorization within %v (--connect-timeout)", f.connectTimeout)
+			return fmt.Errorf("login: no authorization within %v (--login-timeout)", timeout)
 		}
 		return fmt.Errorf("login: %w", err)
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "logged in; the token is kept in %s\n", tokenDir())
 	return nil
+}
+
+// asksForNoSignIn connects to the server as it is configured but without
+// OAuth: a server that completes the handshake without a 401 needs no
+// login (running the OAuth discovery against it would fail with an HTTP
+// 404 from a registration endpoint it does not have). Only a 401 (or 403)
+// means a login is needed; an unreachable server is the caller's error,
+// said now rather than after a browser page.
+func asksForNoSignIn(ctx context.Context, eng *mcpengine.Engine, sc mcpengine.ServerConfig, within time.Duration) (bool, error) {
+	plain := sc
+	plain.Auth = nil
+	ctx, cancel := context.WithTimeout(ctx, within)
+	defer cancel()
+	s, err := eng.Connect(ctx, mcpengine.SessionConfig{Name: "login-probe", Server: plain})
+	if err == nil {
+		closeCtx, cancelClose := context.WithTimeout(context.WithoutCancel(ctx), within)
+		defer cancelClose()
+		_ = s.Close(closeCtx)
+		return true, nil
+	}
+	if errors.Is(err, mcpengine.ErrUnauthorized) {
+		return false, nil
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return false, fmt.Errorf("login: the server did not answer within %v (--connect-timeout): %w", within, err)
+	}
+	return false, fmt.Errorf("login: %w", err)
 }
 
 // oauthTarget resolves a --url or --config server for login and logout:

@@ -12,8 +12,9 @@ import (
 
 func newPromptCmd() *cobra.Command {
 	var (
-		f  targetFlags
-		kv []string
+		f    targetFlags
+		kv   []string
+		feat clientFeatures
 	)
 	cmd := &cobra.Command{
 		Use:   "prompt NAME",
@@ -42,6 +43,9 @@ func newPromptCmd() *cobra.Command {
 			}
 			raw, err := c.s.Call(cmd.Context(), messages.MethodPromptsGet, params, c.opts...)
 			if err != nil {
+				if cerr := feat.capabilityError(fmt.Sprintf("prompt %q", name), err); cerr != nil {
+					return cerr
+				}
 				return requestError(fmt.Sprintf("prompt %q", name), err)
 			}
 			w := cmd.OutOrStdout()
@@ -66,6 +70,8 @@ func newPromptCmd() *cobra.Command {
 		},
 	}
 	f.register(cmd.Flags())
+	feat.register(cmd.Flags())
+	f.features = &feat
 	cmd.Flags().StringArrayVarP(&kv, "arg", "a", nil, "prompt argument key=value (repeatable)")
 	return cmd
 }

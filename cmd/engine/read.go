@@ -9,12 +9,18 @@ import (
 )
 
 func newReadCmd() *cobra.Command {
-	var f targetFlags
+	var (
+		f    targetFlags
+		feat clientFeatures
+	)
 	cmd := &cobra.Command{
 		Use:   "read URI",
 		Short: "Read a resource and print its contents",
 		Long: `Read a resource and print its contents: text as text, binary contents
-as a one-line summary (--json prints the raw result, base64 data included).`,
+as a one-line summary (--json prints the raw result, base64 data included).
+
+A server that asks for roots while reading gets the --root directories;
+one that asks for input gets it on the terminal (when stdin is one).`,
 		Example: `  engine read demo://resource/1
   engine read demo://item/42 --json`,
 		Args: exactArgs(1, "the resource URI"),
@@ -27,6 +33,9 @@ as a one-line summary (--json prints the raw result, base64 data included).`,
 			uri := args[0]
 			raw, err := c.s.Call(cmd.Context(), messages.MethodResourcesRead, &messages.ReadResourceParams{URI: uri}, c.opts...)
 			if err != nil {
+				if cerr := feat.capabilityError(fmt.Sprintf("reading %s", uri), err); cerr != nil {
+					return cerr
+				}
 				return requestError(fmt.Sprintf("reading %s", uri), err)
 			}
 			w := cmd.OutOrStdout()
@@ -47,5 +56,7 @@ as a one-line summary (--json prints the raw result, base64 data included).`,
 		},
 	}
 	f.register(cmd.Flags())
+	feat.register(cmd.Flags())
+	f.features = &feat
 	return cmd
 }

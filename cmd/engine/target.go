@@ -46,6 +46,10 @@ type targetFlags struct {
 	otel         string
 	otelArgs     bool
 	telemetryOut *export.Pipeline // set by startTelemetry
+
+	// features, set by call, read and prompt, answers server requests
+	// (roots, elicitation) from the terminal (client_features.go).
+	features *clientFeatures
 }
 
 const defaultCallTimeout = 30 * time.Second
@@ -242,7 +246,14 @@ func (f *targetFlags) connect(cmd *cobra.Command) (*client, error) {
 	if err != nil {
 		return nil, err
 	}
-	eng := mcpengine.New(f.engineConfig(cmd.ErrOrStderr()))
+	cfg := f.engineConfig(cmd.ErrOrStderr())
+	if f.features != nil {
+		if err := f.features.apply(&cfg, os.Stdin, cmd.ErrOrStderr()); err != nil {
+			stopTel()
+			return nil, err
+		}
+	}
+	eng := mcpengine.New(cfg)
 	start := time.Now()
 	s, err := loadgen.Connect(cmd.Context(), eng, mcpengine.SessionConfig{Name: "cli", Server: sc}, f.connectTimeout)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/stretchr/testify/assert"
@@ -327,36 +328,41 @@ func BenchmarkPipeBatchedThroughput(b *testing.B) {
 // while nobody reads, it is kept for the next ReadFrame, and several count
 // as one.
 func TestInterruptReadWakesABlockedReadAndLosesNothing(t *testing.T) {
-	a, b := NewPipe()
-	defer a.Close(context.Background())
-	defer b.Close(context.Background())
-	intr := a.(transport.ReadInterrupter)
+	// synctest: Wait returns once the reader is blocked in ReadFrame (a
+	// sync.Cond wait), so the interruption is made on a blocked read, not
+	// on one that may not have started yet.
+	synctest.Test(t, func(t *testing.T) {
+		a, b := NewPipe()
+		defer a.Close(context.Background())
+		defer b.Close(context.Background())
+		intr := a.(transport.ReadInterrupter)
 
-	errc := make(chan error, 1)
-	go func() { // owner: this test; returns once interrupted
+		errc := make(chan error, 1)
+		go func() { // owner: this test; returns once interrupted
+			_, err := a.ReadFrame()
+			errc <- err
+		}()
+		synctest.Wait()
+		intr.InterruptRead()
+		select {
+		case err := <-errc:
+			require.ErrorIs(t, err, transport.ErrReadInterrupted)
+		case <-time.After(5 * time.Second):
+			t.Fatal("InterruptRead did not wake the blocked ReadFrame")
+		}
+
+		intr.InterruptRead()
+		intr.InterruptRead()
+		require.NoError(t, b.WriteFrames([]byte("one"), []byte("two")))
 		_, err := a.ReadFrame()
-		errc <- err
-	}()
-	time.Sleep(20 * time.Millisecond)
-	intr.InterruptRead()
-	select {
-	case err := <-errc:
 		require.ErrorIs(t, err, transport.ErrReadInterrupted)
-	case <-time.After(5 * time.Second):
-		t.Fatal("InterruptRead did not wake the blocked ReadFrame")
-	}
-
-	intr.InterruptRead()
-	intr.InterruptRead()
-	require.NoError(t, b.WriteFrames([]byte("one"), []byte("two")))
-	_, err := a.ReadFrame()
-	require.ErrorIs(t, err, transport.ErrReadInterrupted)
-	assert.True(t, intr.Buffered())
-	f, err := a.ReadFrame()
-	require.NoError(t, err)
-	assert.Equal(t, "one", string(f), "two interruptions counted as one")
-	f, err = a.ReadFrame()
-	require.NoError(t, err)
-	assert.Equal(t, "two", string(f))
-	assert.False(t, intr.Buffered())
+		assert.True(t, intr.Buffered())
+		f, err := a.ReadFrame()
+		require.NoError(t, err)
+		assert.Equal(t, "one", string(f), "two interruptions counted as one")
+		f, err = a.ReadFrame()
+		require.NoError(t, err)
+		assert.Equal(t, "two", string(f))
+		assert.False(t, intr.Buffered())
+	})
 }
