@@ -11,6 +11,7 @@ import (
 
 	"github.com/mcpengine/mcpengine"
 	"github.com/mcpengine/mcpengine/demoserver"
+	"github.com/mcpengine/mcpengine/internal/testkit"
 )
 
 // TestNewCostsNoProcessTable: engines share the process's actor system, so
@@ -18,20 +19,13 @@ import (
 // 32 shards, 2.8 MB, which a system per engine cost every New).
 func TestNewCostsNoProcessTable(t *testing.T) {
 	newEngine(t, mcpengine.Config{}) // the process's actor system exists
-	before := liveHeap()
+	before := testkit.LiveHeap()
 	e := newEngine(t, mcpengine.Config{})
-	grew := liveHeap() - before
+	grew := testkit.LiveHeap() - before
 	runtime.KeepAlive(e)
 	if grew > 256<<10 {
 		t.Fatalf("a second New holds %d B of heap, over 256 KiB", grew)
 	}
-}
-
-func liveHeap() int64 {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return int64(ms.HeapAlloc)
 }
 
 // TestEnginesOfOneProcessKeepTheirSessionsApart: two engines hold a

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"log/slog"
-	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/asynkron/protoactor-go/actor"
 
 	"github.com/mcpengine/mcpengine/demoserver"
+	"github.com/mcpengine/mcpengine/internal/testkit"
 	"github.com/mcpengine/mcpengine/mcperr"
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/transport"
@@ -53,20 +53,13 @@ func TestSystemIsOnePerProcessAndWorks(t *testing.T) {
 // of 32,768 maps, which a system per engine cost every New.
 func TestRegistryCostsNoProcessTable(t *testing.T) {
 	System() // built once per process, before what is measured
-	before := liveHeap()
+	before := testkit.LiveHeap()
 	reg := NewRegistry(nil)
-	grew := liveHeap() - before
+	grew := testkit.LiveHeap() - before
 	reg.Stop(nil)
 	if grew > 256<<10 {
 		t.Fatalf("NewRegistry holds %d B of heap, over 256 KiB", grew)
 	}
-}
-
-func liveHeap() int64 {
-	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	return int64(ms.HeapAlloc)
 }
 
 // TestRegistriesScopeTheirSessions: two engines' registries on the one
