@@ -145,7 +145,7 @@ func runInteropCell(t *testing.T, c interopCell) string {
 		require.True(t, errors.As(err, c.wantErr), "%T: %v", c.wantErr, err)
 		require.ErrorIs(t, err, mcpengine.ErrSessionClosed, "permanent: closed, not backing off")
 		require.False(t, errors.Is(err, context.DeadlineExceeded))
-		return fmt.Sprintf("fails at once: `%s`", strings.TrimPrefix(fmt.Sprintf("%T", errTarget(c.wantErr)), "*mcpengine."))
+		return fmt.Sprintf("fails at once: `%s`", strings.TrimPrefix(fmt.Sprintf("%T", errTarget(c.wantErr)), "*mcperr."))
 	}
 	require.NoError(t, err)
 	require.Equal(t, c.wantVersion, s.ProtocolVersion())
