@@ -47,7 +47,14 @@ func watchStderr(f *os.File, r *ring, sink *lineSink, done chan<- struct{}) *std
 		return nil
 	}
 	d := &stderrDrain{f: f, raw: raw, ring: r, sink: sink, done: done}
-	if d.watch, err = watcher.watchPipe(fd, d.ready); err != nil {
+	// The watcher may start a burst as soon as the pipe is registered (a
+	// child that wrote to stderr at once): holding mu until d.watch is
+	// set makes that burst wait for it (before, it could rearm a nil
+	// watch). The order is mu, then the watcher's lock, as in burst.
+	d.mu.Lock()
+	d.watch, err = watcher.watchPipe(fd, d.ready)
+	d.mu.Unlock()
+	if err != nil {
 		return nil
 	}
 	return d
