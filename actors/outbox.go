@@ -24,7 +24,9 @@ func getFrame() *frame {
 }
 
 func putFrame(f *frame) {
-	f.msg = transport.Message{} // hold no caller's params or headers
+	if f.msg.Kind != 0 {
+		f.msg = transport.Message{} // hold no caller's params or headers
+	}
 	if cap(f.b) > 64<<10 {
 		f.b = nil // let huge frames go; keep the pool's footprint small
 		return

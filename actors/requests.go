@@ -160,6 +160,14 @@ func (a *sessionActor) write(f *frame) {
 	a.conn.writer.enqueue(f)
 }
 
+// sendsMessages reports whether the connection takes messages
+// (transport.RequestConn) rather than bare frames: only then does a frame
+// carry what the session knows of it, so a stream transport's frames cost
+// nothing more.
+func (a *sessionActor) sendsMessages() bool {
+	return a.conn != nil && a.conn.writer.req != nil
+}
+
 // writeRequest writes a request with the modern era's per-request _meta
 // spliced in while the frame is built (meta nil: a legacy request, or one
 // that carries its own), and, beside the frame, what a request transport
@@ -168,9 +176,11 @@ func (a *sessionActor) write(f *frame) {
 func (a *sessionActor) writeRequest(id messages.ID, method string, params messages.RawMessage, meta *messages.RequestMeta, header http.Header) {
 	f := getFrame()
 	f.b = messages.AppendRequestWithMeta(f.b, id, method, params, meta)
-	f.msg = transport.Message{Kind: messages.KindRequest, ID: id, Method: method, Params: params, Header: header}
-	if meta != nil {
-		f.msg.Version = meta.ProtocolVersion
+	if a.sendsMessages() {
+		f.msg = transport.Message{Kind: messages.KindRequest, ID: id, Method: method, Params: params, Header: header}
+		if meta != nil {
+			f.msg.Version = meta.ProtocolVersion
+		}
 	}
 	a.write(f)
 }
@@ -178,21 +188,27 @@ func (a *sessionActor) writeRequest(id messages.ID, method string, params messag
 func (a *sessionActor) writeNotification(method string, params messages.RawMessage) {
 	f := getFrame()
 	f.b = messages.AppendNotification(f.b, method, params)
-	f.msg = transport.Message{Kind: messages.KindNotification, Method: method}
+	if a.sendsMessages() {
+		f.msg = transport.Message{Kind: messages.KindNotification, Method: method}
+	}
 	a.write(f)
 }
 
 func (a *sessionActor) writeResult(id messages.ID, result messages.RawMessage) {
 	f := getFrame()
 	f.b = messages.AppendResult(f.b, id, result)
-	f.msg = transport.Message{Kind: messages.KindResponse, ID: id}
+	if a.sendsMessages() {
+		f.msg = transport.Message{Kind: messages.KindResponse, ID: id}
+	}
 	a.write(f)
 }
 
 func (a *sessionActor) writeError(id messages.ID, e *messages.WireError) {
 	f := getFrame()
 	f.b = messages.AppendError(f.b, id, e)
-	f.msg = transport.Message{Kind: messages.KindResponse, ID: id}
+	if a.sendsMessages() {
+		f.msg = transport.Message{Kind: messages.KindResponse, ID: id}
+	}
 	a.write(f)
 }
 
@@ -230,7 +246,9 @@ func (a *sessionActor) sendCancelled(id int64, reason error) {
 	if err == nil {
 		f := getFrame()
 		f.b = messages.AppendNotification(f.b, messages.NotificationCancelled, raw)
-		f.msg = transport.Message{Kind: messages.KindNotification, Method: messages.NotificationCancelled, Cancels: p.RequestID}
+		if a.sendsMessages() {
+			f.msg = transport.Message{Kind: messages.KindNotification, Method: messages.NotificationCancelled, Cancels: p.RequestID}
+		}
 		a.write(f)
 	}
 }
