@@ -40,7 +40,7 @@ type Call struct {
 	// session's callback queue (never on the reader or the actor).
 	Progress func(messages.ProgressParams)
 	// Header, when set, goes with the request as HTTP headers on a
-	// connection that sends them per request (transport.RequestHeaders:
+	// connection that sends them per request (transport.Message.Header:
 	// Streamable HTTP); other transports ignore it.
 	Header http.Header
 	// Span, when telemetry is on, is ended with the call's outcome.
@@ -66,7 +66,7 @@ type Call struct {
 	// answer (turns.go) watches it. readingOn is the connection reader that
 	// caller is blocked in, so that finish can interrupt it.
 	answered  atomic.Bool
-	own       atomic.Int32 // who sends it over a transport.CallerRunner (caller_runs.go)
+	own       atomic.Int32 // who sends it over a transport.RequestConn (caller_runs.go)
 	readingOn atomic.Pointer[connReader]
 }
 

@@ -4,10 +4,9 @@ import (
 	"context"
 
 	"github.com/mcpengine/mcpengine/messages"
-	"github.com/mcpengine/mcpengine/transport"
 )
 
-// Over a transport.CallerRunner (Streamable HTTP) a caller that waits for
+// Over a transport.RequestConn (Streamable HTTP) a caller that waits for
 // its answer (Handle.Send) sends its request itself when the actor sent
 // it at once: the POST and the reading of its answer run on the caller's
 // goroutine, and the answer's batch on the same goroutine when the
@@ -36,11 +35,7 @@ const (
 // their own requests.
 func (h *Handle) callerRuns() bool {
 	w := h.sh.conn.writer.Load()
-	if w == nil {
-		return false
-	}
-	_, ok := w.conn.(transport.CallerRunner)
-	return ok
+	return w != nil && w.req != nil
 }
 
 // runOwn sends c's request on the caller's goroutine if the actor held it
@@ -54,13 +49,10 @@ func (h *Handle) runOwn(ctx context.Context, c *Call) {
 	// one the actor held the request on, or a later one (then the call
 	// failed with the first, and RunRequest finds nothing).
 	w := h.sh.conn.writer.Load()
-	if w == nil {
+	if w == nil || w.req == nil {
 		return
 	}
-	cr, ok := w.conn.(transport.CallerRunner)
-	if !ok {
-		return
-	}
+	cr := w.req
 	id := messages.NumberID(c.id)
 	if ctx.Done() != nil {
 		stop := context.AfterFunc(ctx, func() { cr.AbortRequest(id) })
@@ -72,16 +64,15 @@ func (h *Handle) runOwn(ctx context.Context, c *Call) {
 // holdForCaller asks the connection to keep c's POST for its caller,
 // unless the caller has left meanwhile.
 func (a *sessionActor) holdForCaller(c *Call) {
-	if a.conn == nil {
+	if a.conn == nil || a.conn.writer.req == nil {
 		return
 	}
-	cr, ok := a.conn.conn.(transport.CallerRunner)
-	if !ok {
-		return
-	}
+	cr := a.conn.writer.req
 	id := messages.NumberID(c.id)
-	cr.HoldRequest(id)
-	if !c.own.CompareAndSwap(ownWaiting, ownHeld) {
+	// Not held (legacy HTTP+SSE, whose answers come on its stream): the
+	// mark stays ownWaiting and the caller leaves without reading c.id,
+	// which a later round of the call (input_rounds.go) may change.
+	if cr.HoldRequest(id) && !c.own.CompareAndSwap(ownWaiting, ownHeld) {
 		cr.ReleaseRequest(id)
 	}
 }
@@ -89,10 +80,8 @@ func (a *sessionActor) holdForCaller(c *Call) {
 // abortOwn ends the POST of a held call that ended without its answer
 // (its deadline, a cancel, a lost connection, the session's close).
 func (a *sessionActor) abortOwn(c *Call) {
-	if a == nil || a.conn == nil {
+	if a == nil || a.conn == nil || a.conn.writer.req == nil {
 		return
 	}
-	if cr, ok := a.conn.conn.(transport.CallerRunner); ok {
-		cr.AbortRequest(messages.NumberID(c.id))
-	}
+	a.conn.writer.req.AbortRequest(messages.NumberID(c.id))
 }

@@ -30,7 +30,7 @@ func (h *Handle) post(m any) { h.sh.sched.post(h.pid, m, onWorker) }
 
 // Send posts c and, when the connection's turn to read is free, reads
 // frames on the caller's goroutine until c is answered or ctx ends (see
-// turns.go); over a transport.CallerRunner it sends c's request itself
+// turns.go); over a transport.RequestConn it sends c's request itself
 // when the actor sent it at once (caller_runs.go). Either way the caller
 // then waits on c.Done().
 func (h *Handle) Send(ctx context.Context, c *Call) {

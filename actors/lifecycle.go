@@ -100,10 +100,10 @@ func (a *sessionActor) onDialed(ctx actor.Context, m *dialed) {
 	c.writer = newWriter(m.conn, func(err error) { sched.post(self, &connFailed{epoch: epoch, err: err}, onWorker) })
 	a.conn = c
 	a.sh.conn.writer.Store(c.writer)
-	if pc, ok := m.conn.(transport.PushConn); ok {
+	if rc := c.writer.req; rc != nil {
 		// No reader goroutine: the transport calls back, and stops doing so
 		// before its Close returns.
-		startPush(self, epoch, pc, a.sh)
+		startPush(self, epoch, rc, a.sh)
 	} else {
 		c.reader = newConnReader(self, epoch, m.conn, a.sh)
 		if c.reader.intr != nil {

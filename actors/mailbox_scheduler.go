@@ -21,7 +21,7 @@ const (
 	// delivering a frame (a POST's, which is often the waiting caller's
 	// own: caller_runs.go). It runs the batch itself, then
 	// writes what the batch queued if the connection can take it without
-	// blocking (transport.TryWriter: a pipe with room); otherwise a worker
+	// blocking (transport.RequestConn, or transport.TryWriter: a pipe with room); otherwise a worker
 	// writes it. At one call in flight this saves a hand-off to a worker,
 	// a thread wake-up, per request, and a caller never waits on a server
 	// that stopped reading.

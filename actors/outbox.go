@@ -1,10 +1,19 @@
 package actors
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/mcpengine/mcpengine/transport"
+)
 
 // frame is one outgoing frame in a pooled buffer. The pointer travels with
 // the bytes so that returning the buffer to the pool allocates nothing.
-type frame struct{ b []byte }
+type frame struct {
+	b []byte
+	// msg is what the session knows of the message (all but its Frame,
+	// which is b): a transport.RequestConn takes it instead of decoding b.
+	msg transport.Message
+}
 
 var framePool = sync.Pool{New: func() any { return &frame{b: make([]byte, 0, 512)} }}
 
@@ -15,6 +24,9 @@ func getFrame() *frame {
 }
 
 func putFrame(f *frame) {
+	if f.msg.Kind != 0 {
+		f.msg = transport.Message{} // hold no caller's params or headers
+	}
 	if cap(f.b) > 64<<10 {
 		f.b = nil // let huge frames go; keep the pool's footprint small
 		return

@@ -27,14 +27,47 @@ type pushConn struct {
 	reads    atomic.Int32 // ReadFrame calls from outside: must stay 0
 	done     chan struct{}
 	failNext chan error
+
+	mu   sync.Mutex
+	sent []transport.Message // what Send was told, frames decoded apart in decoded
+	// decoded are the sent frames as decoded, to hold the messages to.
+	decoded []messages.Message
 }
+
+var _ transport.RequestConn = (*pushConn)(nil)
+
+// Send records and writes the messages' frames to the inner connection.
+func (p *pushConn) Send(msgs ...transport.Message) error {
+	for _, m := range msgs {
+		d, errs := messages.AppendDecodedFrame(nil, append([]byte(nil), m.Frame...)) // the decoder may work in place
+		p.mu.Lock()
+		if len(errs) == 0 && len(d) == 1 {
+			p.decoded = append(p.decoded, d[0])
+			kept := m
+			kept.Frame = nil
+			p.sent = append(p.sent, kept)
+		}
+		p.mu.Unlock()
+		if err := p.WriteFrames(m.Frame); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// The session's caller never runs its own round trip here: nothing is held.
+func (p *pushConn) HoldRequest(messages.ID) bool { return false }
+func (p *pushConn) RunRequest(messages.ID) bool  { return false }
+func (p *pushConn) ReleaseRequest(messages.ID)   {}
+func (p *pushConn) AbortRequest(messages.ID)     {}
+func (p *pushConn) SessionID() string            { return "" }
 
 func (p *pushConn) ReadFrame() ([]byte, error) {
 	p.reads.Add(1)
 	return nil, errors.New("push connection: ReadFrame must not be called")
 }
 
-func (p *pushConn) Start(deliver func([]byte), fail func(error)) {
+func (p *pushConn) Start(deliver func(*transport.Inbound), fail func(error)) {
 	// Owner: the connection. Exits when the inner connection's ReadFrame
 	// fails (Close guarantees it) or a test injects a failure.
 	go func() {
@@ -59,7 +92,12 @@ func (p *pushConn) Start(deliver func([]byte), fail func(error)) {
 					fail(<-errs)
 					return
 				}
-				deliver(f)
+				// Decoded here, once: the session must take the
+				// messages as they are and never decode the frame again,
+				// which this fake garbles to tell.
+				in := transport.DecodeInbound(f, 0)
+				in.Frame = []byte("not a frame: already decoded")
+				deliver(in)
 			case err := <-p.failNext:
 				fail(err)
 				_ = p.Conn.Close(context.Background())
@@ -138,6 +176,21 @@ func TestPushConnectionRunsWithoutReaderAndLearnsTheSession(t *testing.T) {
 		}
 	}
 	require.NoError(t, call())
+
+	// The session told the transport what each message is, beside its
+	// frame: the transport never decodes what the session encoded.
+	first.mu.Lock()
+	require.NotEmpty(t, first.sent)
+	for i, m := range first.sent {
+		d := first.decoded[i]
+		assert.Equal(t, d.Kind, m.Kind)
+		assert.Equal(t, d.ID, m.ID)
+		if d.Kind != messages.KindResponse {
+			assert.Equal(t, d.Method, m.Method)
+		}
+	}
+	assert.Equal(t, messages.MethodPing, first.sent[len(first.sent)-1].Method)
+	first.mu.Unlock()
 
 	// Session expiry is a lost connection: the session re-initializes on a
 	// new connection by itself.

@@ -13,9 +13,11 @@ import (
 // goroutine of each request reads its own answer), so the session holds no
 // reader goroutine while idle. Frames may arrive from several goroutines at
 // once; they take the same decode-and-post path as the read loop's.
-func startPush(session *actor.PID, epoch uint64, conn transport.PushConn, sh *Shared) {
+func startPush(session *actor.PID, epoch uint64, conn transport.RequestConn, sh *Shared) {
 	conn.Start(
-		func(frame []byte) { deliverFrame(session, epoch, sh, frame, onCaller) },
+		func(in *transport.Inbound) {
+			postDecoded(session, epoch, sh, in.Messages, in.Errors, in.ReplacedUTF8, onCaller)
+		},
 		func(err error) { sh.sched.post(session, &connFailed{epoch: epoch, err: err}, onWorker) },
 	)
 }
@@ -29,11 +31,26 @@ func startPush(session *actor.PID, epoch uint64, conn transport.PushConn, sh *Sh
 // never blocks, and what it queued is written only if that cannot block
 // either).
 func deliverFrame(session *actor.PID, epoch uint64, sh *Shared, frame []byte, by runner) {
-	sh.stats.FramesIn.Add(1)
 	// The transport hands over a frame nobody else holds, so the decoded
 	// messages may alias it instead of copying their raw members.
 	in := &frameIn{epoch: epoch}
 	msgs, errs, replacedUTF8 := messages.AppendDecodedFrameLimit(in.one[:0], frame, sh.cfg.MaxFrameBytes)
+	postFrame(session, sh, in, msgs, errs, replacedUTF8, by)
+}
+
+// postDecoded posts a frame a push connection decoded (transport.Inbound):
+// the message values are copied, since their slice stays the
+// transport's; the frame they alias is the session's from here on.
+func postDecoded(session *actor.PID, epoch uint64, sh *Shared, msgs []messages.Message, errs []error, replacedUTF8 bool, by runner) {
+	in := &frameIn{epoch: epoch}
+	postFrame(session, sh, in, append(in.one[:0], msgs...), errs, replacedUTF8, by)
+}
+
+// postFrame counts a decoded frame, logs its invalid parts and posts its
+// messages, and its broken answers, to the session.
+func postFrame(session *actor.PID, sh *Shared, in *frameIn, msgs []messages.Message, errs []error, replacedUTF8 bool, by runner) {
+	sh.stats.FramesIn.Add(1)
+	epoch := in.epoch
 	in.msgs = msgs
 	if replacedUTF8 {
 		sh.stats.InvalidUTF8Frames.Add(1)

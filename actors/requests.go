@@ -1,6 +1,7 @@
 package actors
 
 import (
+	"net/http"
 	"time"
 
 	"github.com/asynkron/protoactor-go/actor"
@@ -120,15 +121,10 @@ func (a *sessionActor) transmit(c *Call) {
 	if c.Progress != nil {
 		params = withProgressToken(params, c.id)
 	}
-	if c.Header != nil && a.conn != nil {
-		if rh, ok := a.conn.conn.(transport.RequestHeaders); ok {
-			rh.SetRequestHeaders(messages.NumberID(c.id), c.Header)
-		}
-	}
 	if c.own.Load() == ownWaiting {
 		a.holdForCaller(c)
 	}
-	a.writeRequestMeta(messages.NumberID(c.id), c.Method, params, meta)
+	a.writeRequest(messages.NumberID(c.id), c.Method, params, meta, c.Header)
 }
 
 // forget removes a request from the pending map.
@@ -164,29 +160,55 @@ func (a *sessionActor) write(f *frame) {
 	a.conn.writer.enqueue(f)
 }
 
-// writeRequestMeta writes a request with the modern era's per-request
-// _meta spliced in while the frame is built (meta nil: a legacy request).
-func (a *sessionActor) writeRequestMeta(id messages.ID, method string, params messages.RawMessage, meta *messages.RequestMeta) {
+// sendsMessages reports whether the connection takes messages
+// (transport.RequestConn) rather than bare frames: only then does a frame
+// carry what the session knows of it, so a stream transport's frames cost
+// nothing more.
+func (a *sessionActor) sendsMessages() bool {
+	return a.conn != nil && a.conn.writer.req != nil
+}
+
+// writeRequest writes a request with the modern era's per-request _meta
+// spliced in while the frame is built (meta nil: a legacy request, or one
+// that carries its own), and, beside the frame, what a request transport
+// needs to know of it (transport.Message): header, the caller's own HTTP
+// headers, goes only there.
+func (a *sessionActor) writeRequest(id messages.ID, method string, params messages.RawMessage, meta *messages.RequestMeta, header http.Header) {
 	f := getFrame()
 	f.b = messages.AppendRequestWithMeta(f.b, id, method, params, meta)
+	if a.sendsMessages() {
+		f.msg = transport.Message{Kind: messages.KindRequest, ID: id, Method: method, Params: params, Header: header}
+		if meta != nil {
+			f.msg.Version = meta.ProtocolVersion
+		}
+	}
 	a.write(f)
 }
 
 func (a *sessionActor) writeNotification(method string, params messages.RawMessage) {
 	f := getFrame()
 	f.b = messages.AppendNotification(f.b, method, params)
+	if a.sendsMessages() {
+		f.msg = transport.Message{Kind: messages.KindNotification, Method: method}
+	}
 	a.write(f)
 }
 
 func (a *sessionActor) writeResult(id messages.ID, result messages.RawMessage) {
 	f := getFrame()
 	f.b = messages.AppendResult(f.b, id, result)
+	if a.sendsMessages() {
+		f.msg = transport.Message{Kind: messages.KindResponse, ID: id}
+	}
 	a.write(f)
 }
 
 func (a *sessionActor) writeError(id messages.ID, e *messages.WireError) {
 	f := getFrame()
 	f.b = messages.AppendError(f.b, id, e)
+	if a.sendsMessages() {
+		f.msg = transport.Message{Kind: messages.KindResponse, ID: id}
+	}
 	a.write(f)
 }
 
@@ -222,7 +244,12 @@ func (a *sessionActor) sendCancelled(id int64, reason error) {
 	}
 	raw, err := messages.Marshal(&p)
 	if err == nil {
-		a.writeNotification(messages.NotificationCancelled, raw)
+		f := getFrame()
+		f.b = messages.AppendNotification(f.b, messages.NotificationCancelled, raw)
+		if a.sendsMessages() {
+			f.msg = transport.Message{Kind: messages.KindNotification, Method: messages.NotificationCancelled, Cancels: p.RequestID}
+		}
+		a.write(f)
 	}
 }
 

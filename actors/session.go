@@ -77,7 +77,7 @@ type connection struct {
 	epoch  uint64
 	conn   transport.Conn
 	writer *writer
-	reader *connReader // nil for a PushConn
+	reader *connReader // nil for a transport.RequestConn
 	// framesAtReady is Stats.FramesIn when the connection became ready:
 	// one that answered anything since did work, one that died without a
 	// word after its handshake did not (supervisor's restart intensity).

@@ -17,8 +17,8 @@ func (a *sessionActor) tellConnection() {
 	if a.conn == nil || a.state != mcpstate.StateReady {
 		return
 	}
-	aware, ok := a.conn.conn.(transport.SessionAware)
-	if !ok {
+	aware := a.conn.writer.req
+	if aware == nil {
 		return
 	}
 	neg := a.sh.Negotiated()

@@ -4,7 +4,6 @@ import (
 	"errors"
 
 	"github.com/mcpengine/mcpengine/telemetry"
-	"github.com/mcpengine/mcpengine/transport"
 )
 
 var errRestarted = errors.New("mcpengine: session actor restarted after a panic")
@@ -50,11 +49,8 @@ func (a *sessionActor) sessionEnded(err error) {
 // transportSessionID is the server-assigned session id of connections that
 // have one (Streamable HTTP's Mcp-Session-Id), for mcp.session.id.
 func (a *sessionActor) transportSessionID() string {
-	if a.conn == nil {
+	if a.conn == nil || a.conn.writer.req == nil {
 		return ""
 	}
-	if s, ok := a.conn.conn.(transport.SessionIdentified); ok {
-		return s.SessionID()
-	}
-	return ""
+	return a.conn.writer.req.SessionID()
 }

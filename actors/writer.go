@@ -18,8 +18,16 @@ import (
 // (a server that stopped reading) stalls this worker only; new messages for
 // the session run on another worker. Closing the connection unblocks it.
 type writer struct {
-	box    outbox
-	conn   transport.Conn
+	box  outbox
+	conn transport.Conn
+	// req is conn when it is a transport.RequestConn (HTTP), which takes
+	// messages (Send) and never blocks; tw is conn when it is a
+	// transport.TryWriter (stdio). The connection's only type assertions,
+	// made once.
+	req  transport.RequestConn
+	tw   transport.TryWriter
+	msgs []transport.Message // reused by the draining goroutine for req
+
 	onFail func(error) // posts connFailed to the session; called at most once
 	failed bool        // the draining goroutine only
 	// flushFn is w.flush, bound once so handing it to a worker allocates
@@ -29,6 +37,8 @@ type writer struct {
 
 func newWriter(conn transport.Conn, onFail func(error)) *writer {
 	w := &writer{conn: conn, onFail: onFail}
+	w.req, _ = conn.(transport.RequestConn)
+	w.tw, _ = conn.(transport.TryWriter)
 	w.flushFn = w.flush
 	return w
 }
@@ -45,13 +55,18 @@ func (w *writer) flush() {
 }
 
 // tryFlush writes what is queued if the connection can do so without
-// blocking (transport.TryWriter), on the calling goroutine. It reports
-// false when frames remain that need a write that may block: the caller
-// then hands flush to a worker. A caller goroutine that ran an idle
-// session's batch uses it to send its own request with no hand-off.
+// blocking (a transport.RequestConn always can; a transport.TryWriter
+// when there is room), on the calling goroutine. It reports false when
+// frames remain that need a write that may block: the caller then hands
+// flush to a worker. A caller goroutine that ran an idle session's batch
+// uses it to send its own request with no hand-off.
 func (w *writer) tryFlush() bool {
-	tw, ok := w.conn.(transport.TryWriter)
-	if !ok {
+	if w.req != nil {
+		w.flush()
+		return true
+	}
+	tw := w.tw
+	if tw == nil {
 		return false
 	}
 	if !w.box.claim() {
@@ -90,11 +105,31 @@ func (w *writer) drain() {
 			return
 		}
 		if !w.failed {
-			if err := w.conn.WriteFrames(b.bytes...); err != nil {
+			if err := w.write(b); err != nil {
 				w.failed = true
 				w.onFail(err)
 			}
 		}
 		w.box.recycle(b)
 	}
+}
+
+// write hands a batch to the connection: its messages to a
+// transport.RequestConn, its frames to any other.
+func (w *writer) write(b batch) error {
+	if w.req == nil {
+		return w.conn.WriteFrames(b.bytes...)
+	}
+	msgs := w.msgs[:0]
+	for _, f := range b.frames {
+		m := f.msg
+		m.Frame = f.b
+		msgs = append(msgs, m)
+	}
+	err := w.req.Send(msgs...)
+	clear(msgs) // hold no caller's params or headers
+	if cap(msgs) <= keptBatch {
+		w.msgs = msgs
+	}
+	return err
 }

@@ -2,7 +2,7 @@ package transport
 
 import "errors"
 
-// ReadInterrupter is implemented by pull connections (not PushConn) whose
+// ReadInterrupter is implemented by pull connections (not RequestConn) whose
 // reads may be taken in turns: ReadFrame may be called by different
 // goroutines, one at a time, each handing the turn to the next through a
 // synchronizing operation, and another goroutine can cut a blocked

@@ -5,28 +5,8 @@ import (
 	"fmt"
 )
 
-// PushConn is implemented by connections whose frames arrive on goroutines
-// of their own (HTTP: each POST's answer is read by the goroutine that sent
-// it; a GET stream has its own). Such a connection hands frames to the
-// session by callback instead of through a blocking ReadFrame, so an idle
-// session holds no reader goroutine. When a Conn implements PushConn the
-// session calls Start once and never calls ReadFrame.
-type PushConn interface {
-	Conn
-	// Start begins delivery. deliver is called once per received frame
-	// (one JSON-RPC message or batch array, without framing), possibly from
-	// several goroutines at once; the callee owns the slice. fail is called
-	// at most once, when the connection is unusable for good (the server
-	// closed it, the session expired, a stream frame exceeded the cap); no
-	// deliver starts after fail. Neither is called after Close returns.
-	// Where message boundaries survive a failure (an oversized HTTP answer
-	// to one request), the transport fails only that request instead, with
-	// a synthesized CodeRequestFailed answer.
-	Start(deliver func(frame []byte), fail func(err error))
-}
-
 // SessionInfo is what the session learned in its handshake that a
-// connection may need.
+// request connection needs (RequestConn.Negotiated).
 type SessionInfo struct {
 	// ProtocolVersion is the negotiated MCP protocol version (Streamable
 	// HTTP sends it as the MCP-Protocol-Version header from 2025-06-18 on).
@@ -38,13 +18,6 @@ type SessionInfo struct {
 	// before it sends notifications/initialized when told during the
 	// handshake.
 	Listen bool
-}
-
-// SessionAware is implemented by connections that need the handshake's
-// outcome. The session calls Negotiated once the handshake succeeded, and
-// again when Listen changes. It must not block.
-type SessionAware interface {
-	Negotiated(info SessionInfo)
 }
 
 // ErrSessionExpired means the server no longer knows the connection's
@@ -95,14 +68,6 @@ func (f RequestFailure) String() string {
 		return fmt.Sprintf("HTTP %d: %s", f.Status, f.Reason)
 	}
 	return f.Reason
-}
-
-// SessionIdentified is implemented by connections that carry a
-// server-assigned session id (Streamable HTTP's Mcp-Session-Id); telemetry
-// reports it as mcp.session.id. SessionID returns "" until the server
-// assigned one and must be safe to call from any goroutine.
-type SessionIdentified interface {
-	SessionID() string
 }
 
 // TryWriter is implemented by connections that can write without ever

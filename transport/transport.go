@@ -28,11 +28,9 @@ type Conn interface {
 	// frames must not contain the transport's delimiter (JSON encoders never
 	// emit a raw newline). The slices may be reused after it returns.
 	//
-	// A PushConn (HTTP) may return before the network saw the frames: it
-	// sends them on goroutines of its own, and a frame that fails later
-	// comes back as a synthesized error answer for its request
-	// (CodeRequestFailed) or, when the whole connection is gone, through
-	// Start's fail.
+	// A RequestConn (HTTP) may return before the network saw the frames
+	// (see its Send, which the session uses instead: it decodes each frame
+	// here, for users of this plain contract).
 	WriteFrames(frames ...[]byte) error
 
 	// Close releases the connection. For a subprocess it runs the shutdown

@@ -10,13 +10,16 @@ import (
 	"net/url"
 	"sync"
 
+	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/transport"
 	"github.com/mcpengine/mcpengine/transport/httpx"
 	"github.com/mcpengine/mcpengine/transport/internal/httpcore"
 	"github.com/mcpengine/mcpengine/transport/internal/sse"
 )
 
-// conn is one HTTP+SSE connection; it implements transport.PushConn.
+// conn is one HTTP+SSE connection; it implements transport.RequestConn
+// (its answers arrive on the event stream, never on a POST: a caller never
+// runs its own round trip).
 type conn struct {
 	sseURL *url.URL
 	name   string // the redacted SSE URL, for logs and errors
@@ -32,12 +35,12 @@ type conn struct {
 	ctx    context.Context // cancelled by Close
 	cancel context.CancelFunc
 	sink   httpcore.Sink
-	sched  *httpcore.Scheduler[httpcore.Outgoing]
+	sched  *httpcore.Scheduler[*httpcore.Outgoing]
 
 	closeOnce sync.Once
 }
 
-var _ transport.PushConn = (*conn)(nil)
+var _ transport.RequestConn = (*conn)(nil)
 
 func newConn(d *Dialer, u *url.URL) *conn {
 	c := &conn{
@@ -63,30 +66,65 @@ func newConn(d *Dialer, u *url.URL) *conn {
 	return c
 }
 
-// ReadFrame is not used: the connection is a transport.PushConn.
+// ReadFrame is not used: the connection is a transport.RequestConn.
 func (c *conn) ReadFrame() ([]byte, error) { return httpcore.ReadFrame(c.ctx.Err() != nil) }
 
-// Start implements transport.PushConn.
-func (c *conn) Start(deliver func([]byte), fail func(error)) { c.sink.Start(deliver, fail) }
+// Start implements transport.RequestConn.
+func (c *conn) Start(deliver func(*transport.Inbound), fail func(error)) {
+	c.sink.Start(deliver, fail)
+}
 
 // WriteFrames queues one POST per frame and returns without waiting for
 // the network. Notifications are sent in order with everything else; the
 // frames are copied.
 func (c *conn) WriteFrames(frames ...[]byte) error {
+	msgs := make([]transport.Message, len(frames))
+	for i, f := range frames {
+		msgs[i] = httpcore.MessageOf(f)
+	}
+	return c.Send(msgs...)
+}
+
+// Send implements transport.RequestConn as WriteFrames says, for
+// messages: what each is comes from the session, not from its frame.
+func (c *conn) Send(msgs ...transport.Message) error {
 	if c.ctx.Err() != nil {
 		return transport.ErrClosed
 	}
 	if err := c.sink.Err(); err != nil {
 		return err
 	}
-	for _, f := range frames {
-		o := httpcore.Classify(f)
+	for i := range msgs {
+		o := &httpcore.Outgoing{}
+		httpcore.OutgoingInto(o, &msgs[i])
 		if !c.sched.Submit(o, o.Notification) {
 			return transport.ErrClosed
 		}
 	}
 	return nil
 }
+
+// HoldRequest implements transport.RequestConn: nothing is held, since
+// the answer comes on the event stream, not on the request's POST: a
+// caller that ran the POST would still wait for another goroutine.
+func (c *conn) HoldRequest(messages.ID) bool { return false }
+
+// RunRequest implements transport.RequestConn: it runs nothing.
+func (c *conn) RunRequest(messages.ID) bool { return false }
+
+// ReleaseRequest implements transport.RequestConn: nothing was held.
+func (c *conn) ReleaseRequest(messages.ID) {}
+
+// AbortRequest implements transport.RequestConn: nothing was held.
+func (c *conn) AbortRequest(messages.ID) {}
+
+// Negotiated implements transport.RequestConn: the 2024-11-05 transport
+// sends no version header and has no stream to open on demand.
+func (c *conn) Negotiated(transport.SessionInfo) {}
+
+// SessionID implements transport.RequestConn: the endpoint URL carries
+// the session, which has no id of its own.
+func (c *conn) SessionID() string { return "" }
 
 // Close cancels the stream and every POST in flight and waits for their
 // goroutines. It is idempotent and always returns nil; the legacy
@@ -170,7 +208,9 @@ func (c *conn) readStream(ready chan<- error) {
 // message delivers a message event.
 func (c *conn) message(ev sse.Event) {
 	if (ev.Type == "" || ev.Type == "message") && len(ev.Data) > 0 {
-		c.sink.Deliver(ev.Data)
+		in := httpcore.GetInbound(ev.Data, c.max)
+		c.sink.Deliver(in)
+		httpcore.PutInbound(in)
 	}
 }
 
@@ -197,7 +237,7 @@ func (c *conn) open() (io.ReadCloser, error) {
 }
 
 // post sends one frame to the endpoint (on the scheduler's goroutine).
-func (c *conn) post(o httpcore.Outgoing) {
+func (c *conn) post(o *httpcore.Outgoing) {
 	req, err := httpcore.NewRequest(c.ctx, http.MethodPost, c.endpoint, c.header, o.Frame)
 	if err == nil {
 		var resp *http.Response
@@ -215,7 +255,7 @@ func (c *conn) post(o httpcore.Outgoing) {
 	}
 }
 
-func (c *conn) answered(o httpcore.Outgoing, resp *http.Response) {
+func (c *conn) answered(o *httpcore.Outgoing, resp *http.Response) {
 	defer httpcore.Discard(resp.Body)
 	switch {
 	case resp.StatusCode == http.StatusNotFound:
@@ -228,13 +268,13 @@ func (c *conn) answered(o httpcore.Outgoing, resp *http.Response) {
 
 // failed answers the frame's requests with a synthesized error; a failed
 // notification or response is only logged (nobody waits for it).
-func (c *conn) failed(o httpcore.Outgoing, f transport.RequestFailure) {
+func (c *conn) failed(o *httpcore.Outgoing, f transport.RequestFailure) {
 	if len(o.Requests) == 0 {
 		c.log.Warn("legacy SSE POST failed", slog.String("url", c.name), slog.String("reason", f.Reason))
 		return
 	}
 	for _, id := range o.Requests {
-		c.sink.Deliver(httpcore.FailureAnswer(id, f))
+		c.sink.DeliverFailure(id, f)
 	}
 }
 

@@ -101,8 +101,8 @@ func newCollector() *collector {
 	return &collector{frames: make(chan []byte, 64), fails: make(chan error, 4)}
 }
 
-func (c *collector) deliver(f []byte) { c.frames <- f }
-func (c *collector) fail(err error)   { c.nfail.Add(1); c.fails <- err }
+func (c *collector) deliver(in *transport.Inbound) { c.frames <- in.Frame }
+func (c *collector) fail(err error)                { c.nfail.Add(1); c.fails <- err }
 
 func (c *collector) next(t *testing.T) messages.Message {
 	t.Helper()
@@ -320,7 +320,7 @@ func TestMessagesBeforeStartAreKept(t *testing.T) {
 	defer c.Close(context.Background())
 	col := newCollector()
 	// Start later: the stream may already have delivered.
-	c.(transport.PushConn).Start(col.deliver, col.fail)
+	c.(transport.RequestConn).Start(col.deliver, col.fail)
 	assert.Equal(t, "notifications/message", col.next(t).Method)
 	assert.Equal(t, "notifications/tools/list_changed", col.next(t).Method)
 }

@@ -59,7 +59,7 @@ func (e *EndpointOriginError) Error() string {
 func (e *EndpointOriginError) Permanent() bool { return true }
 
 // Dial opens the event stream and waits, bounded by ctx, for the endpoint
-// event. The returned connection implements transport.PushConn; messages
+// event. The returned connection implements transport.RequestConn; messages
 // the server sends before Start is called are kept until then. ctx bounds
 // only the establishment: the stream lives until Close.
 func (d Dialer) Dial(ctx context.Context) (transport.Conn, error) {

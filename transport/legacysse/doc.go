@@ -20,13 +20,13 @@
 // # Goroutines
 //
 // One reads the stream for the connection's lifetime (it delivers frames
-// through transport.PushConn's callback); one more runs per POST in flight.
+// through transport.RequestConn's Start callback, decoded once); one more runs per POST in flight.
 // Close cancels all of them and waits for them.
 //
 // # Failure
 //
 // The stream is the connection: when it ends or breaks, the connection
-// fails (PushConn's fail callback) and the session reconnects under its
+// fails (Start's fail callback) and the session reconnects under its
 // backoff. A POST that fails without killing the stream (a 5xx, a refused
 // request) fails only its request: the transport delivers an error answer
 // with code transport.CodeRequestFailed for it. A 404 means the server

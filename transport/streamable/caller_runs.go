@@ -1,14 +1,9 @@
 package streamable
 
-import (
-	"github.com/mcpengine/mcpengine/messages"
-	"github.com/mcpengine/mcpengine/transport"
-)
-
-var _ transport.CallerRunner = (*conn)(nil)
+import "github.com/mcpengine/mcpengine/messages"
 
 // holds are the requests a waiting caller will send itself
-// (transport.CallerRunner). An entry lives from HoldRequest to RunRequest
+// (transport.RequestConn). An entry lives from HoldRequest to RunRequest
 // or ReleaseRequest: a few microseconds, so there are rarely more than
 // one or two, and a scan beats a map (no hashing, no buckets to keep).
 type holds struct {
@@ -52,17 +47,18 @@ func (c *conn) dropHoldLocked(i int) *post {
 	return p
 }
 
-// HoldRequest implements transport.CallerRunner.
-func (c *conn) HoldRequest(id messages.ID) {
+// HoldRequest implements transport.RequestConn.
+func (c *conn) HoldRequest(id messages.ID) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed || c.legacy != nil || c.holding {
-		return // RunRequest finds nothing and the frame goes as any other
+		return false // the frame goes as any other
 	}
 	if c.holds == nil {
 		c.holds = &holds{}
 	}
 	c.holds.r = append(c.holds.r, heldRequest{id: id})
+	return true
 }
 
 // keepForCallerLocked reports whether p, just written, is kept for its
@@ -73,14 +69,14 @@ func (c *conn) keepForCallerLocked(p *post) bool {
 		return false
 	}
 	i := c.findHoldLocked(p.pend[0].id)
-	if i < 0 || c.holds.r[i].p != nil || len(p.out.Requests) != 1 || len(p.out.Cancels) > 0 {
+	if i < 0 || c.holds.r[i].p != nil || len(p.out.Requests) != 1 || p.out.Cancel.IsValid() {
 		return false
 	}
 	c.holds.r[i].p = p
 	return true
 }
 
-// RunRequest implements transport.CallerRunner: the held POST runs here,
+// RunRequest implements transport.RequestConn: the held POST runs here,
 // accounted as one of the scheduler's jobs (Close cancels it and waits for
 // it; it starts only where Submit would have started it at once).
 func (c *conn) RunRequest(id messages.ID) bool {
@@ -96,7 +92,7 @@ func (c *conn) RunRequest(id messages.ID) bool {
 	}
 	c.mu.Unlock()
 	if p == nil {
-		return false // not written yet: WriteFrames starts it
+		return false // not sent yet: Send starts it
 	}
 	if c.sched.RunHere(p) {
 		return true
@@ -108,7 +104,7 @@ func (c *conn) RunRequest(id messages.ID) bool {
 	return false
 }
 
-// ReleaseRequest implements transport.CallerRunner.
+// ReleaseRequest implements transport.RequestConn.
 func (c *conn) ReleaseRequest(id messages.ID) {
 	c.mu.Lock()
 	i := c.findHoldLocked(id)
@@ -122,7 +118,7 @@ func (c *conn) ReleaseRequest(id messages.ID) {
 	}
 }
 
-// AbortRequest implements transport.CallerRunner. A POST running on its
+// AbortRequest implements transport.RequestConn. A POST running on its
 // caller's goroutine is cancelled at once: the caller must return by its
 // deadline even when the server answers nothing, not even the
 // notifications/cancelled that the session sends as well.

@@ -17,7 +17,7 @@ import (
 )
 
 // conn is one Streamable HTTP connection (one MCP session on the server);
-// it implements transport.PushConn and transport.SessionAware.
+// it implements transport.RequestConn.
 type conn struct {
 	target    *url.URL // the server's URL, shared by the POSTs (httpcore.NewPost)
 	name      string   // the redacted URL, for logs
@@ -33,12 +33,12 @@ type conn struct {
 
 	mu        sync.Mutex
 	sessionID string
-	version   string             // sent as MCP-Protocol-Version when set
-	inflight  inflight           // requests sent and not yet answered
-	live      livePosts          // posts whose goroutine runs: Close cancels them
-	get       *listener          // the GET stream's loop, while it runs
-	legacy    transport.PushConn // after falling back to HTTP+SSE
-	held      [][]byte
+	version   string                // sent as MCP-Protocol-Version when set
+	inflight  inflight              // requests sent and not yet answered
+	live      livePosts             // posts whose goroutine runs: Close cancels them
+	get       *listener             // the GET stream's loop, while it runs
+	legacy    transport.RequestConn // after falling back to HTTP+SSE
+	held      []transport.Message   // sent during the fallback, frames copied
 	// holds are the requests kept for their callers (caller_runs.go),
 	// made at the first and kept: a waiting caller's every call passes
 	// through it.
@@ -48,16 +48,9 @@ type conn struct {
 	holding   bool // falling back: frames wait in held
 	closed    bool
 	closeOnce sync.Once
-
-	// callHeaders are the callers' own headers of requests about to be
-	// written, by id (request_headers.go). Guarded by mu.
-	callHeaders map[messages.ID]http.Header
 }
 
-var (
-	_ transport.PushConn     = (*conn)(nil)
-	_ transport.SessionAware = (*conn)(nil)
-)
+var _ transport.RequestConn = (*conn)(nil)
 
 // post is one outgoing frame on its way.
 type post struct {
@@ -157,7 +150,7 @@ func newConn(d *Dialer, u *url.URL) *conn {
 	return c
 }
 
-// ReadFrame is not used: the connection is a transport.PushConn.
+// ReadFrame is not used: the connection is a transport.RequestConn.
 func (c *conn) ReadFrame() ([]byte, error) {
 	c.mu.Lock()
 	closed := c.closed
@@ -165,48 +158,54 @@ func (c *conn) ReadFrame() ([]byte, error) {
 	return httpcore.ReadFrame(closed)
 }
 
-// Start implements transport.PushConn.
-func (c *conn) Start(deliver func([]byte), fail func(error)) { c.sink.Start(deliver, fail) }
+// Start implements transport.RequestConn.
+func (c *conn) Start(deliver func(*transport.Inbound), fail func(error)) {
+	c.sink.Start(deliver, fail)
+}
 
-// WriteFrames sends each frame as a POST of its own, on a goroutine of its
-// own, and returns without waiting for the network (see the package doc for
-// the order kept). The frames are copied. It fails only after Close
-// (transport.ErrClosed) or after the connection failed (that error).
+// WriteFrames sends each frame as Send sends the message it holds: it is
+// the plain transport.Conn way in, for users other than the session, which
+// sends messages (transport.RequestConn). Each frame is decoded
+// (httpcore.MessageOf).
 func (c *conn) WriteFrames(frames ...[]byte) error {
-	// A connection that fell back to HTTP+SSE hands the frames over under
-	// the lock below: looking first would take the lock twice per frame
-	// for what is rare.
-
-	// Copy the frames and decode their envelopes outside the lock; the
-	// engine's own frames are small and valid, but a large tool argument
-	// is not free to parse.
-	var onePost [1]*post // the engine writes one frame per request
-	posts := onePost[:0]
-	if len(frames) > 1 {
-		posts = make([]*post, 0, len(frames))
+	msgs := make([]transport.Message, len(frames))
+	for i, f := range frames {
+		msgs[i] = httpcore.MessageOf(f)
 	}
-	for _, f := range frames {
-		p := &post{}
-		httpcore.ClassifyInto(&p.out, f)
+	return c.Send(msgs...)
+}
+
+// Send implements transport.RequestConn: each message becomes a POST of
+// its own, on a goroutine of the scheduler or, held for its caller, on
+// that caller's (caller_runs.go), and Send returns without waiting for
+// the network (see the package doc for the order kept). The frames are
+// copied. It fails only after Close (transport.ErrClosed) or after the
+// connection failed (that error).
+func (c *conn) Send(msgs ...transport.Message) error {
+	// A connection that fell back to HTTP+SSE hands the messages over
+	// under the lock below: looking first would take the lock twice per
+	// message for what is rare.
+
+	// Copy the frames outside the lock: a large tool argument is not free
+	// to copy.
+	var onePost [1]*post // the engine sends one message at a time
+	posts := onePost[:0]
+	if len(msgs) > 1 {
+		posts = make([]*post, 0, len(msgs))
+	}
+	for i := range msgs {
+		p := &post{header: msgs[i].Header}
+		httpcore.OutgoingInto(&p.out, &msgs[i])
 		p.takeCtx()
-		switch n := len(p.out.Requests); {
-		case n == 1:
+		if len(p.out.Requests) == 1 {
 			p.only[0] = pending{id: p.out.Requests[0], post: p}
 			p.pend = p.only[:]
-		case n > 1:
-			p.pend = make([]pending, n)
-			for j, id := range p.out.Requests {
-				p.pend[j] = pending{id: id, post: p}
-			}
 		}
 		posts = append(posts, p)
 	}
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, p := range posts {
-		c.takeHeadersLocked(p)
-	}
 	var err error
 	switch {
 	case c.closed:
@@ -214,10 +213,12 @@ func (c *conn) WriteFrames(frames ...[]byte) error {
 	case c.sink.Err() != nil:
 		err = c.sink.Err()
 	case c.legacy != nil: // the fallback completed meanwhile
-		err = c.legacy.WriteFrames(frames...) // never blocks, never calls back under our lock
+		err = c.legacy.Send(msgs...) // never blocks, never calls back under our lock
 	case c.holding: // the fallback is under way: these go out after the initialize request
-		for _, p := range posts {
-			c.held = append(c.held, p.out.Frame)
+		for i, p := range posts {
+			m := msgs[i]
+			m.Frame = p.out.Frame // the private copy
+			c.held = append(c.held, m)
 		}
 	default:
 		for _, p := range posts {
@@ -242,7 +243,15 @@ func (c *conn) WriteFrames(frames ...[]byte) error {
 	return err
 }
 
-// Negotiated implements transport.SessionAware: it records the protocol
+// SessionID implements transport.RequestConn: the Mcp-Session-Id the
+// server assigned, "" before.
+func (c *conn) SessionID() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sessionID
+}
+
+// Negotiated implements transport.RequestConn: it records the protocol
 // version for the MCP-Protocol-Version header and opens or closes the GET
 // stream as info.Listen says. It never blocks.
 func (c *conn) Negotiated(info transport.SessionInfo) {

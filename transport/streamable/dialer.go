@@ -59,7 +59,7 @@ func (d Dialer) String() string { return "streamable-http:" + httpx.RedactURL(d.
 
 // Dial returns a connection to the endpoint. It sends nothing: the first
 // request is the session's initialize. The connection implements
-// transport.PushConn and transport.SessionAware. Dial fails only for a
+// transport.RequestConn. Dial fails only for a
 // done ctx or an invalid URL.
 func (d Dialer) Dial(ctx context.Context) (transport.Conn, error) {
 	if err := ctx.Err(); err != nil {

@@ -38,9 +38,7 @@ func TestDialSendsNothingAndImplementsTheContracts(t *testing.T) {
 	c, err := (&Dialer{URL: "http://127.0.0.1:1/mcp"}).Dial(context.Background())
 	require.NoError(t, err)
 	defer c.Close(context.Background())
-	_, ok := c.(transport.PushConn)
-	assert.True(t, ok)
-	_, ok = c.(transport.SessionAware)
+	_, ok := c.(transport.RequestConn)
 	assert.True(t, ok)
 	assert.Zero(t, c.(*conn).sched.Running())
 }

@@ -6,19 +6,21 @@
 //
 // # Goroutines and cost
 //
-// The connection is a transport.PushConn: no goroutine waits for frames.
-// WriteFrames hands each frame to a goroutine that POSTs it, reads the
-// answer (JSON or an event stream) and delivers what arrives; it never
-// waits on the network, so the connection is also a transport.TryWriter.
+// The connection is a transport.RequestConn: no goroutine waits for
+// frames. Send hands each message to a goroutine that POSTs it, reads the
+// answer (JSON or an event stream) and delivers what arrives, decoded once
+// (transport.Inbound); it never waits on the network. What each message is
+// (request, notification, cancellation, 2026-07-28 header values) comes
+// from the session beside its frame (transport.Message): the frame is
+// copied, never decoded.
 // A goroutine whose request is done takes the connection's next frame if
 // other requests still run, and ends otherwise. An idle session therefore
 // costs no goroutine, unless the session asked to listen
 // (transport.SessionInfo's Listen) and the server offers a standalone GET
 // stream, which then has one reader goroutine.
 //
-// The connection is also a transport.CallerRunner: a request held for its
-// caller (HoldRequest before its frame is written) is not started by
-// WriteFrames but POSTed, and its answer read and delivered, on the
+// A request held for its caller (HoldRequest before its message is sent)
+// is not started by Send but POSTed, and its answer read and delivered, on the
 // caller's goroutine (RunRequest), which then waits for nothing else; an
 // aborted one (AbortRequest) ends at once.
 //
@@ -34,7 +36,7 @@
 // The Mcp-Session-Id the server assigns in its initialize answer is sent on
 // every later request; the negotiated protocol version is sent as
 // MCP-Protocol-Version (from 2025-03-26 on; the transport reads it from the
-// initialize answer, and SessionAware.Negotiated confirms it). Close deletes
+// initialize answer, and RequestConn.Negotiated confirms it). Close deletes
 // the session on the server (DELETE, best effort, bounded by Close's
 // context).
 //

@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/transport"
 	"github.com/mcpengine/mcpengine/transport/internal/httpcore"
 	"github.com/mcpengine/mcpengine/transport/legacysse"
@@ -49,13 +50,13 @@ func (c *conn) fallBack(p *post, status int) {
 			Reason: fmt.Sprintf("HTTP %d %s, and the HTTP+SSE fallback failed: %s", status, http.StatusText(status), httpcore.ErrorReason(err, c.scrub.Load())),
 		})
 		if len(held) > 0 {
-			if err := c.WriteFrames(held...); err != nil {
+			if err := c.Send(held...); err != nil {
 				c.log.Debug("frames held during the fallback were not sent", slog.String("url", c.name), slog.String("error", err.Error()))
 			}
 		}
 		return
 	}
-	pc := lc.(transport.PushConn)
+	pc := lc.(transport.RequestConn)
 
 	c.mu.Lock()
 	if c.closed {
@@ -74,8 +75,9 @@ func (c *conn) fallBack(p *post, status int) {
 	}
 	c.mu.Unlock()
 
-	pc.Start(func(f []byte) { c.sink.Deliver(f) }, func(err error) { c.sink.Fail(err) })
-	if err := pc.WriteFrames(append([][]byte{p.out.Frame}, held...)...); err != nil {
+	pc.Start(func(in *transport.Inbound) { c.sink.Deliver(in) }, func(err error) { c.sink.Fail(err) })
+	initialize := transport.Message{Frame: p.out.Frame, Kind: messages.KindRequest, ID: p.out.Requests[0], Method: messages.MethodInitialize}
+	if err := pc.Send(append([]transport.Message{initialize}, held...)...); err != nil {
 		c.sink.Fail(err)
 	}
 }

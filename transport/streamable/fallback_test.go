@@ -74,7 +74,7 @@ func TestFallbackToLegacySSEIsTransparent(t *testing.T) {
 			c, err := (&Dialer{URL: srv.URL + "/mcp", Client: client, FallbackToSSE: true}).Dial(t.Context())
 			require.NoError(t, err)
 			col := newCollector()
-			c.(transport.PushConn).Start(col.deliver, col.fail)
+			c.(transport.RequestConn).Start(col.deliver, col.fail)
 			defer c.Close(t.Context())
 
 			require.NoError(t, c.WriteFrames(request(0, messages.MethodInitialize)))
@@ -82,7 +82,7 @@ func TestFallbackToLegacySSEIsTransparent(t *testing.T) {
 			assert.Equal(t, messages.NumberID(0), init.ID)
 			assert.Contains(t, string(init.Result), messages.Version20241105)
 
-			c.(transport.SessionAware).Negotiated(transport.SessionInfo{ProtocolVersion: messages.Version20241105, Listen: true})
+			c.(transport.RequestConn).Negotiated(transport.SessionInfo{ProtocolVersion: messages.Version20241105, Listen: true})
 			require.NoError(t, c.WriteFrames(notification(messages.NotificationInitialized), request(1, "tools/list")))
 			m := col.next(t)
 			assert.Equal(t, messages.NumberID(1), m.ID)
@@ -97,7 +97,7 @@ func TestWithoutFallbackARefusedInitializeIsAnErrorAnswer(t *testing.T) {
 	c, err := (&Dialer{URL: srv.URL + "/mcp", Client: client}).Dial(t.Context())
 	require.NoError(t, err)
 	col := newCollector()
-	c.(transport.PushConn).Start(col.deliver, col.fail)
+	c.(transport.RequestConn).Start(col.deliver, col.fail)
 	defer c.Close(t.Context())
 	require.NoError(t, c.WriteFrames(request(0, messages.MethodInitialize)))
 	f := failureOf(t, col.next(t))

@@ -147,7 +147,7 @@ func newCollector() *collector {
 	return &collector{frames: make(chan []byte, 256), fails: make(chan error, 16)}
 }
 
-func (c *collector) deliver(f []byte) { c.frames <- f }
+func (c *collector) deliver(in *transport.Inbound) { c.frames <- in.Frame }
 func (c *collector) fail(err error) {
 	c.nfail.Add(1)
 	c.fails <- err

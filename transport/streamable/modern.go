@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/transport"
 	"github.com/mcpengine/mcpengine/transport/internal/httpcore"
 )
 
@@ -23,19 +24,25 @@ const modernErrorBytes = 64 << 10
 // modern error body).
 func (c *conn) modernRefusal(p *post, resp *http.Response) {
 	body, err := io.ReadAll(io.LimitReader(resp.Body, modernErrorBytes))
-	if err == nil && httpcore.MediaType(resp.Header.Get("Content-Type")) == "application/json" && isErrorResponse(body) {
-		c.deliverInbound(body, p)
-		return
+	if err == nil && httpcore.MediaType(resp.Header.Get("Content-Type")) == "application/json" {
+		in := httpcore.GetInbound(body, c.max)
+		isError := isErrorResponse(in)
+		if isError {
+			c.deliverDecoded(in, p)
+		}
+		httpcore.PutInbound(in)
+		if isError {
+			return
+		}
 	}
 	resp.Body = io.NopCloser(bytes.NewReader(body))
 	c.requestFailed(p, httpcore.StatusFailure(resp, c.scrub.Load()))
 }
 
-// isErrorResponse reports whether body is one JSON-RPC error response.
-func isErrorResponse(body []byte) bool {
-	var one [1]messages.Message
-	msgs, errs := messages.AppendDecodedFrame(one[:0], body)
-	return len(errs) == 0 && len(msgs) == 1 && msgs[0].Kind == messages.KindResponse && msgs[0].Error != nil
+// isErrorResponse reports whether in is one JSON-RPC error response.
+func isErrorResponse(in *transport.Inbound) bool {
+	msgs := in.Messages
+	return len(in.Errors) == 0 && len(msgs) == 1 && msgs[0].Kind == messages.KindResponse && msgs[0].Error != nil
 }
 
 // cancelByClosing reports whether p is a cancellation that the 2026-07-28
@@ -44,7 +51,7 @@ func isErrorResponse(body []byte) bool {
 // is not POSTed; finish aborts the requests it names, which closes their
 // streams, and the server takes that as the cancellation.
 func (c *conn) cancelByClosing(p *post) bool {
-	if len(p.out.Cancels) == 0 || len(p.out.Requests) > 0 {
+	if !p.out.Cancel.IsValid() || len(p.out.Requests) > 0 {
 		return false
 	}
 	c.mu.Lock()

@@ -109,20 +109,20 @@ func isTooLarge(err error) bool {
 // hold its response) gets a synthesized error; a cancellation the post
 // carried aborts the requests it names.
 func (c *conn) finish(p *post) {
-	var answers [][]byte
+	var answers []messages.ID
 	c.mu.Lock()
 	if !c.closed {
-		answers = c.failUnansweredLocked(p, transport.RequestFailure{Reason: "the server's answer held no response to this request"})
+		answers = c.failUnansweredLocked(p)
 	}
 	for i := range p.pend {
 		c.inflight.forget(&p.pend[i])
 	}
-	var abort []*post
-	for _, id := range p.out.Cancels {
+	var abort *post
+	if id := p.out.Cancel; id.IsValid() {
 		if pd := c.inflight.get(id); pd != nil && !pd.done {
 			pd.abandoned = true
 			pd.post.aborted = true
-			abort = append(abort, pd.post)
+			abort = pd.post
 		}
 	}
 	reusable := !c.closed && !p.aborted
@@ -132,11 +132,11 @@ func (c *conn) finish(p *post) {
 	// The server has the cancellation: stop waiting for the answer (the
 	// specification asks for the explicit notification first, so that the
 	// closed stream is not read as a cancellation).
-	for _, a := range abort {
-		a.cancel()
+	if abort != nil {
+		abort.cancel()
 	}
-	for _, a := range answers {
-		c.sink.Deliver(a)
+	for _, id := range answers {
+		c.sink.DeliverFailure(id, transport.RequestFailure{Reason: "the server's answer held no response to this request"})
 	}
 }
 
@@ -148,19 +148,19 @@ func (c *conn) requestFailed(p *post, f transport.RequestFailure) {
 		return
 	}
 	c.mu.Lock()
-	answers := c.failUnansweredLocked(p, f)
+	answers := c.failUnansweredLocked(p)
 	c.mu.Unlock()
 	c.log.Debug("request failed", slog.String("url", c.name), slog.String("reason", f.Reason))
-	for _, a := range answers {
-		c.sink.Deliver(a)
+	for _, id := range answers {
+		c.sink.DeliverFailure(id, f)
 	}
 }
 
 // failUnansweredLocked settles the post's requests that still wait for an
-// answer (not abandoned by the client) and returns a synthesized
-// CodeRequestFailed answer for each, to deliver once c.mu is released.
-func (c *conn) failUnansweredLocked(p *post, f transport.RequestFailure) [][]byte {
-	var answers [][]byte
+// answer (not abandoned by the client) and returns their ids, for a
+// synthesized CodeRequestFailed answer each once c.mu is released.
+func (c *conn) failUnansweredLocked(p *post) []messages.ID {
+	var answers []messages.ID
 	for i := range p.pend {
 		pd := &p.pend[i]
 		if pd.done || pd.abandoned {
@@ -168,7 +168,7 @@ func (c *conn) failUnansweredLocked(p *post, f transport.RequestFailure) [][]byt
 		}
 		pd.done = true
 		c.inflight.forget(pd)
-		answers = append(answers, httpcore.FailureAnswer(pd.id, f))
+		answers = append(answers, pd.id)
 	}
 	return answers
 }
@@ -185,19 +185,28 @@ func answeredLocked(p *post) bool {
 	return true
 }
 
-// deliverInbound hands a received frame to the session, unless it only
-// repeats answers already delivered (a replayed stream) or answers
+// deliverInbound decodes a received frame, once, and hands it to the
+// session (deliverDecoded).
+func (c *conn) deliverInbound(frame []byte, p *post) (answered bool) {
+	in := httpcore.GetInbound(frame, c.max)
+	answered = c.deliverDecoded(in, p)
+	httpcore.PutInbound(in)
+	return answered
+}
+
+// deliverDecoded hands a received frame, decoded, to the session, unless
+// it only repeats answers already delivered (a replayed stream) or answers
 // requests this connection never sent or no longer waits for. p is the
 // post whose answer stream carried the frame, nil for the GET stream. It
 // reports whether every request of p is now answered (false for nil), as
 // seen under the same lock, so that an answer stream costs one lock per
 // event.
-func (c *conn) deliverInbound(frame []byte, p *post) (answered bool) {
+func (c *conn) deliverDecoded(in *transport.Inbound, p *post) (answered bool) {
 	var ids [1]messages.ID
-	in := httpcore.Inspect(frame, ids[:0])
+	env := httpcore.Inspect(in, ids[:0])
 	c.mu.Lock()
-	fresh := in.Others > 0 || len(in.Orphans) > 0
-	for _, id := range in.Responses {
+	fresh := env.Others > 0 || len(env.Orphans) > 0
+	for _, id := range env.Responses {
 		pd := c.inflight.get(id)
 		if n, ok := id.NumberInString(); ok && pd == nil {
 			// Request n's answer with its id sent back as a string: a
@@ -213,7 +222,7 @@ func (c *conn) deliverInbound(frame []byte, p *post) (answered bool) {
 		c.inflight.delete(id)
 		fresh = true
 		if p != nil && p.out.Initialize && c.version == "" {
-			if v := httpcore.ProtocolVersion(frame, id); validVersion(v) {
+			if v := httpcore.ProtocolVersion(in.Messages, id); validVersion(v) {
 				// Sent from now on: notifications/initialized may go out
 				// before the session calls Negotiated.
 				c.version = v
@@ -223,11 +232,14 @@ func (c *conn) deliverInbound(frame []byte, p *post) (answered bool) {
 	// An error without an id, on the answer stream of a single request,
 	// can only be about that request: give it the request's id so that the
 	// caller gets the server's error instead of waiting for a timeout.
-	if p != nil && len(p.pend) == 1 && len(in.Orphans) == 1 && len(in.Responses) == 0 && in.Others == 0 && !p.pend[0].done {
+	if p != nil && len(p.pend) == 1 && len(env.Orphans) == 1 && len(env.Responses) == 0 && env.Others == 0 && !p.pend[0].done {
 		pd := &p.pend[0]
 		pd.done = true
 		c.inflight.delete(pd.id)
-		frame = messages.AppendError(nil, pd.id, in.Orphans[0])
+		// The orphan is the frame's one message: named in the decoded
+		// message and in the frame, which stay alike.
+		in.Messages[0].ID = pd.id
+		in.Frame = messages.AppendError(nil, pd.id, env.Orphans[0])
 	}
 	answered = p != nil && answeredLocked(p)
 	c.mu.Unlock()
@@ -235,6 +247,6 @@ func (c *conn) deliverInbound(frame []byte, p *post) (answered bool) {
 		c.log.Debug("dropped a repeated or unknown answer", slog.String("url", c.name))
 		return answered
 	}
-	c.sink.Deliver(frame)
+	c.sink.Deliver(in)
 	return answered
 }

@@ -9,6 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/transport"
+	"github.com/mcpengine/mcpengine/transport/internal/httpcore"
 )
 
 // A POST carries, over HTTP/1.1 and over h2c alike, the configured
@@ -26,17 +28,27 @@ func TestPostsCarryTheirHeaders(t *testing.T) {
 		}})
 		initialize(t, s, c, col, "session-1", "2025-11-25", echoResult)
 
-		c.SetRequestHeaders(messages.NumberID(1), http.Header{
+		m := httpcore.MessageOf(request(1, messages.MethodToolsList))
+		m.Header = http.Header{
 			"X-Caller":       {"c"},
 			"Mcp-Session-Id": {"the caller's"},
 			"User-Agent":     {"caller-agent"},
-		})
-		require.NoError(t, c.WriteFrames(request(1, messages.MethodToolsList)))
+		}
+		require.NoError(t, c.Send(m))
 		legacy := s.next(t, http.MethodPost)
 		col.next(t)
 
+		// As the session sends a 2026-07-28 request: the _meta spliced
+		// into the frame, the version beside it, the params without it.
 		params := fmt.Sprintf(`{"name":"echo","_meta":{%q:%q}}`, messages.MetaProtocolVersion, messages.Version20260728)
-		require.NoError(t, c.WriteFrames(messages.AppendRequest(nil, messages.NumberID(2), messages.MethodToolsCall, []byte(params))))
+		require.NoError(t, c.Send(transport.Message{
+			Frame:   messages.AppendRequest(nil, messages.NumberID(2), messages.MethodToolsCall, []byte(params)),
+			Kind:    messages.KindRequest,
+			ID:      messages.NumberID(2),
+			Method:  messages.MethodToolsCall,
+			Params:  []byte(`{"name":"echo"}`),
+			Version: messages.Version20260728,
+		}))
 		modern := s.next(t, http.MethodPost)
 		col.next(t)
 

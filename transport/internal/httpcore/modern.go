@@ -31,21 +31,29 @@ func (m Modern) Set() bool { return m.Version != "" }
 
 var modernMarker = []byte(`"` + messages.MetaProtocolVersion + `"`)
 
-// modernRequest reads the mirrored fields of a request whose params carry
-// the stateless era's _meta; ok is false for any other request. params
-// must not change while the result is in use: the name may alias it
-// (Classify's private copy of the frame, which nobody modifies).
-func modernRequest(method string, params []byte) (Modern, bool) {
-	if !bytes.Contains(params, modernMarker) {
+// modernRequest reads the mirrored fields of a 2026-07-28 request: the
+// version is the one the session spliced into the frame's _meta, or, when
+// version is "", the one params carry in their own _meta (a request the
+// session built whole, as the handshake's are); ok is false for a request
+// of another era. params must not change while the result is in use: the
+// name may alias them (transport.Message.Params).
+func modernRequest(method string, params []byte, version string) (Modern, bool) {
+	if version == "" && !bytes.Contains(params, modernMarker) {
 		return Modern{}, false
 	}
 	target := messages.NoTarget
 	if spec, ok := messages.LookupMethod(method); ok {
 		target = spec.Target
 	}
+	if version != "" && target == messages.NoTarget {
+		return Modern{Version: version, Method: method}, true // nothing to scan
+	}
 	f, ok := scanModern(params, target)
 	if !ok {
 		f, ok = decodeModern(params)
+	}
+	if version != "" {
+		f.version, ok = version, true
 	}
 	if !ok || f.version == "" {
 		return Modern{}, false

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/transport"
 )
 
 const modernMeta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"x \"}{","version":"1"}}`
@@ -31,7 +32,7 @@ func TestModernRequestMirrorsVersionMethodAndTarget(t *testing.T) {
 			Modern{Version: "2099-01-01", Method: "tools/call", Name: "e"}},
 	} {
 		t.Run(tc.what, func(t *testing.T) {
-			got, ok := modernRequest(tc.method, []byte(tc.params))
+			got, ok := modernRequest(tc.method, []byte(tc.params), "")
 			assert.True(t, ok)
 			assert.Equal(t, tc.want, got)
 			assert.True(t, got.Set())
@@ -47,20 +48,33 @@ func TestModernRequestRefusesOtherRequests(t *testing.T) {
 		`{"name":"echo","note":"\"io.modelcontextprotocol/protocolVersion\""}`,
 		`{"name":"echo","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"`, // cut short
 	} {
-		_, ok := modernRequest("tools/call", []byte(params))
+		_, ok := modernRequest("tools/call", []byte(params), "")
 		assert.False(t, ok, params)
 	}
 }
 
-func TestClassifyModernRequest(t *testing.T) {
-	frame := messages.AppendRequest(nil, messages.NumberID(7), "tools/call", []byte(`{"name":"echo",`+modernMeta+`}`))
+// A 2026-07-28 request as the session sends it: the version beside the
+// frame (spliced into the frame's _meta, absent from Params), the name
+// read from Params; nothing is read from the frame.
+func TestOutgoingModernRequest(t *testing.T) {
 	var o Outgoing
-	ClassifyInto(&o, frame)
-	frame[len(frame)/2] = 'X'
-	assert.Equal(t, Modern{Version: "2026-07-28", Method: "tools/call", Name: "echo"}, o.Modern, "read from the private copy")
+	OutgoingInto(&o, &transport.Message{
+		Frame:   []byte(`not read`),
+		Kind:    messages.KindRequest,
+		ID:      messages.NumberID(7),
+		Method:  "tools/call",
+		Params:  []byte(`{"name":"echo"}`),
+		Version: "2026-07-28",
+	})
+	assert.Equal(t, Modern{Version: "2026-07-28", Method: "tools/call", Name: "echo"}, o.Modern)
 	assert.Equal(t, []messages.ID{messages.NumberID(7)}, o.Requests)
 
-	o = Classify(messages.AppendRequest(nil, messages.NumberID(8), "tools/call", []byte(`{"name":"echo"}`)))
+	o = Outgoing{}
+	OutgoingInto(&o, &transport.Message{Kind: messages.KindRequest, ID: messages.NumberID(8), Method: "tools/list", Version: "2026-07-28"})
+	assert.Equal(t, Modern{Version: "2026-07-28", Method: "tools/list"}, o.Modern)
+
+	o = Outgoing{}
+	OutgoingInto(&o, &transport.Message{Kind: messages.KindRequest, ID: messages.NumberID(9), Method: "tools/call", Params: []byte(`{"name":"echo"}`)})
 	assert.False(t, o.Modern.Set())
 }
 

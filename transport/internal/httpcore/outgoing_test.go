@@ -6,59 +6,83 @@ import (
 	"github.com/stretchr/testify/assert"
 
 	"github.com/mcpengine/mcpengine/messages"
+	"github.com/mcpengine/mcpengine/transport"
 )
 
-func TestClassify(t *testing.T) {
+// classify is what WriteFrames does for a plain transport.Conn user:
+// MessageOf, then OutgoingInto.
+func classify(frame []byte) *Outgoing {
+	m := MessageOf(frame)
+	o := &Outgoing{}
+	OutgoingInto(o, &m)
+	return o
+}
+
+func TestOutgoing(t *testing.T) {
 	frame := messages.AppendRequest(nil, messages.NumberID(3), "initialize", []byte(`{}`))
-	o := Classify(frame)
+	o := classify(frame)
 	frame[0] = 'X'
 	assert.Equal(t, byte('{'), o.Frame[0], "the frame is copied")
 	assert.Equal(t, []messages.ID{messages.NumberID(3)}, o.Requests)
 	assert.True(t, o.Initialize)
 	assert.False(t, o.Notification)
 
-	o = Classify(messages.AppendNotification(nil, "notifications/cancelled", []byte(`{"requestId":"a-1","reason":"timeout"}`)))
+	o = classify(messages.AppendNotification(nil, "notifications/cancelled", []byte(`{"requestId":"a-1","reason":"timeout"}`)))
 	assert.True(t, o.Notification)
 	assert.Empty(t, o.Requests)
-	assert.Equal(t, []messages.ID{messages.StringID("a-1")}, o.Cancels)
+	assert.Equal(t, messages.StringID("a-1"), o.Cancel)
 
-	o = Classify(messages.AppendResult(nil, messages.StringID("s"), nil))
+	o = classify(messages.AppendResult(nil, messages.StringID("s"), nil))
 	assert.False(t, o.Notification)
 	assert.Empty(t, o.Requests)
 
-	o = Classify([]byte(`[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","method":"b"},{"jsonrpc":"2.0","id":2,"method":"c"}]`))
-	assert.Equal(t, []messages.ID{messages.NumberID(1), messages.NumberID(2)}, o.Requests)
-	assert.True(t, o.Notification)
+	// Not one message: sent, as a frame that awaits nothing.
+	o = classify([]byte(`[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","method":"b"}]`))
+	assert.Empty(t, o.Requests)
+	assert.False(t, o.Notification)
 
-	o = Classify([]byte(`not json`))
+	o = classify([]byte(`not json`))
 	assert.Empty(t, o.Requests)
 	assert.False(t, o.Notification)
 }
 
+// What the session says of a message is taken as it is: the frame is not
+// read.
+func TestOutgoingTakesTheSessionsWord(t *testing.T) {
+	var o Outgoing
+	OutgoingInto(&o, &transport.Message{Frame: []byte(`garbage`), Kind: messages.KindNotification, Method: messages.NotificationCancelled, Cancels: messages.NumberID(4)})
+	assert.True(t, o.Notification)
+	assert.Equal(t, messages.NumberID(4), o.Cancel)
+	assert.Equal(t, []byte(`garbage`), o.Frame)
+}
+
 func TestInspect(t *testing.T) {
 	frame := messages.AppendResult(nil, messages.NumberID(1), []byte(`{"protocolVersion":"2025-06-18"}`))
-	in := Inspect(frame, nil)
+	decoded := transport.DecodeInbound(frame, 0)
+	in := Inspect(decoded, nil)
 	assert.Equal(t, []messages.ID{messages.NumberID(1)}, in.Responses)
-	assert.Equal(t, "2025-06-18", ProtocolVersion(frame, messages.NumberID(1)))
-	assert.Empty(t, ProtocolVersion(frame, messages.NumberID(2)))
+	assert.Equal(t, "2025-06-18", ProtocolVersion(decoded.Messages, messages.NumberID(1)))
+	assert.Empty(t, ProtocolVersion(decoded.Messages, messages.NumberID(2)))
 
-	in = Inspect([]byte(`[{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse"}},{"jsonrpc":"2.0","method":"x"},{"jsonrpc":"2.0","id":4,"error":{"code":1,"message":"m"}}]`), nil)
+	in = Inspect(transport.DecodeInbound([]byte(`[{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse"}},{"jsonrpc":"2.0","method":"x"},{"jsonrpc":"2.0","id":4,"error":{"code":1,"message":"m"}}]`), 0), nil)
 	assert.Equal(t, []messages.ID{messages.NumberID(4)}, in.Responses)
 	assert.Len(t, in.Orphans, 1)
 	assert.EqualValues(t, -32700, in.Orphans[0].Code)
 	assert.Equal(t, 1, in.Others)
 
-	in = Inspect([]byte(`garbage`), nil)
+	in = Inspect(transport.DecodeInbound([]byte(`garbage`), 0), nil)
 	assert.Equal(t, 1, in.Others)
 }
 
-// Classify and Inspect run once per frame each way: a plain message must
-// not cost a full decode (go test -bench . ./transport/internal/httpcore).
-func BenchmarkClassifyRequest(b *testing.B) {
-	frame := messages.AppendRequest(nil, messages.NumberID(42), "tools/call", []byte(`{"name":"echo","arguments":{"text":"hello"}}`))
+// OutgoingInto and Inspect run once per message each way: a plain
+// message must not cost a full decode (go test -bench . ./transport/internal/httpcore).
+func BenchmarkOutgoingRequest(b *testing.B) {
+	m := transport.Message{Kind: messages.KindRequest, ID: messages.NumberID(42), Method: "tools/call", Params: []byte(`{"name":"echo","arguments":{"text":"hello"}}`)}
+	m.Frame = messages.AppendRequest(nil, m.ID, m.Method, m.Params)
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = Classify(frame)
+		var o Outgoing
+		OutgoingInto(&o, &m)
 	}
 }
 
@@ -66,28 +90,19 @@ func BenchmarkInspectResult(b *testing.B) {
 	frame := messages.AppendResult(nil, messages.NumberID(42), []byte(`{"content":[{"type":"text","text":"hello"}]}`))
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = Inspect(frame, nil)
+		in := GetInbound(frame, 0)
+		_ = Inspect(in, nil)
+		PutInbound(in)
 	}
 }
 
-// ClassifyInto and Inspect into an array are what the Streamable HTTP
-// transport calls: into its post (here the Outgoing escapes: one
-// allocation more than there), and into its stack.
-func BenchmarkClassifyIntoRequest(b *testing.B) {
-	frame := messages.AppendRequest(nil, messages.NumberID(42), "tools/call", []byte(`{"name":"echo","arguments":{"text":"hello"}}`))
+func BenchmarkOutgoingModernRequest(b *testing.B) {
+	m := transport.Message{Kind: messages.KindRequest, ID: messages.NumberID(42), Method: "tools/call", Params: []byte(`{"name":"echo","arguments":{"text":"hello"}}`), Version: "2026-07-28"}
+	m.Frame = messages.AppendRequest(nil, m.ID, m.Method, []byte(`{"name":"echo","arguments":{"text":"hello"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"mcpengine","version":"1"}}}`))
 	b.ReportAllocs()
 	for b.Loop() {
 		var o Outgoing
-		ClassifyInto(&o, frame)
-	}
-}
-
-func BenchmarkClassifyIntoModernRequest(b *testing.B) {
-	frame := messages.AppendRequest(nil, messages.NumberID(42), "tools/call", []byte(`{"name":"echo","arguments":{"text":"hello"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"mcpengine","version":"1"}}}`))
-	b.ReportAllocs()
-	for b.Loop() {
-		var o Outgoing
-		ClassifyInto(&o, frame)
+		OutgoingInto(&o, &m)
 	}
 }
 
@@ -96,6 +111,8 @@ func BenchmarkInspectResultIntoArray(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		var ids [1]messages.ID
-		_ = Inspect(frame, ids[:0])
+		in := GetInbound(frame, 0)
+		_ = Inspect(in, ids[:0])
+		PutInbound(in)
 	}
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // ErrPushOnly is what ReadFrame of an HTTP connection returns: such a
-// connection is a transport.PushConn, whose frames arrive through Start.
+// connection is a transport.RequestConn, whose frames arrive through Start.
 var ErrPushOnly = errors.New("mcpengine/transport: an HTTP connection delivers frames through Start, not ReadFrame")
 
 // ReadFrame is the ReadFrame of an HTTP connection, closed or not: the

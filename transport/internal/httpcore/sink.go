@@ -3,10 +3,12 @@ package httpcore
 import (
 	"sync"
 	"sync/atomic"
+
+	"github.com/mcpengine/mcpengine/transport"
 )
 
 // Sink is the gate between a connection's goroutines and the session's
-// transport.PushConn callbacks. It makes the contract hold whatever the
+// transport.RequestConn callbacks. It makes the contract hold whatever the
 // goroutines do:
 //
 //   - frames that arrive before Start are kept and handed over, in order,
@@ -20,14 +22,14 @@ import (
 // goroutines.
 type Sink struct {
 	mu      sync.RWMutex // deliveries hold it shared; Start, Fail and Close exclusively
-	deliver func([]byte)
+	deliver func(*transport.Inbound)
 	fail    func(error)
-	pending [][]byte // frames before Start
+	pending []*transport.Inbound // frames before Start, cloned
 	state   sinkState
 	err     error // the failure, once failed
 	told    bool  // fail has been called with err
 
-	// failure mirrors err without the lock: Err is called by WriteFrames,
+	// failure mirrors err without the lock: Err is called by Send,
 	// which a deliver callback may reach while this goroutine holds the
 	// read lock (and Go's RWMutex must not be read-locked recursively).
 	failure atomic.Pointer[error]
@@ -43,7 +45,7 @@ const (
 
 // Start installs the callbacks, delivers what arrived before, and reports a
 // failure that happened before. Only the first call has an effect.
-func (s *Sink) Start(deliver func([]byte), fail func(error)) {
+func (s *Sink) Start(deliver func(*transport.Inbound), fail func(error)) {
 	s.mu.Lock()
 	if s.deliver != nil || s.state == sinkClosed {
 		s.mu.Unlock()
@@ -67,16 +69,17 @@ func (s *Sink) Start(deliver func([]byte), fail func(error)) {
 	}
 }
 
-// Deliver hands one frame to the session (or keeps it until Start). It
-// reports false when the sink no longer delivers (failed or closed).
-func (s *Sink) Deliver(frame []byte) bool {
+// Deliver hands one decoded frame to the session (or keeps a copy until
+// Start: in may be reused once Deliver returns). It reports false when the
+// sink no longer delivers (failed or closed).
+func (s *Sink) Deliver(in *transport.Inbound) bool {
 	s.mu.RLock()
 	if s.state != sinkOpen {
 		s.mu.RUnlock()
 		return false
 	}
 	if d := s.deliver; d != nil {
-		d(frame)
+		d(in)
 		s.mu.RUnlock()
 		return true
 	}
@@ -88,12 +91,12 @@ func (s *Sink) Deliver(frame []byte) bool {
 		s.mu.Unlock()
 		return false
 	case s.deliver == nil:
-		s.pending = append(s.pending, frame)
+		s.pending = append(s.pending, in.Clone())
 		s.mu.Unlock()
 		return true
 	}
 	s.mu.Unlock()
-	return s.Deliver(frame) // Start ran in between
+	return s.Deliver(in) // Start ran in between
 }
 
 // Fail reports err to the session unless the sink already failed or

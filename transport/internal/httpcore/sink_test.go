@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/mcpengine/mcpengine/transport"
 )
 
 type record struct {
@@ -13,9 +15,9 @@ type record struct {
 	events []string
 }
 
-func (r *record) deliver(f []byte) {
+func (r *record) deliver(in *transport.Inbound) {
 	r.mu.Lock()
-	r.events = append(r.events, "d:"+string(f))
+	r.events = append(r.events, "d:"+string(in.Frame))
 	r.mu.Unlock()
 }
 func (r *record) fail(err error) {
@@ -32,10 +34,10 @@ func (r *record) get() []string {
 func TestSinkKeepsFramesUntilStart(t *testing.T) {
 	var s Sink
 	var r record
-	assert.True(t, s.Deliver([]byte("a")))
-	assert.True(t, s.Deliver([]byte("b")))
+	assert.True(t, s.Deliver(&transport.Inbound{Frame: []byte("a")}))
+	assert.True(t, s.Deliver(&transport.Inbound{Frame: []byte("b")}))
 	s.Start(r.deliver, r.fail)
-	assert.True(t, s.Deliver([]byte("c")))
+	assert.True(t, s.Deliver(&transport.Inbound{Frame: []byte("c")}))
 	assert.Equal(t, []string{"d:a", "d:b", "d:c"}, r.get())
 }
 
@@ -45,7 +47,7 @@ func TestSinkFailsOnceAndDeliversNothingAfter(t *testing.T) {
 	s.Start(r.deliver, r.fail)
 	assert.True(t, s.Fail(errors.New("one")))
 	assert.False(t, s.Fail(errors.New("two")))
-	assert.False(t, s.Deliver([]byte("late")))
+	assert.False(t, s.Deliver(&transport.Inbound{Frame: []byte("late")}))
 	assert.Equal(t, []string{"f:one"}, r.get())
 	assert.EqualError(t, s.Err(), "one")
 }
@@ -53,7 +55,7 @@ func TestSinkFailsOnceAndDeliversNothingAfter(t *testing.T) {
 func TestSinkFailureBeforeStartIsReportedAtStartAfterEarlierFrames(t *testing.T) {
 	var s Sink
 	var r record
-	s.Deliver([]byte("early"))
+	s.Deliver(&transport.Inbound{Frame: []byte("early")})
 	s.Fail(errors.New("gone"))
 	s.Start(r.deliver, r.fail)
 	assert.Equal(t, []string{"d:early", "f:gone"}, r.get())
@@ -64,13 +66,13 @@ func TestSinkCallsNothingAfterClose(t *testing.T) {
 	var r record
 	s.Start(r.deliver, r.fail)
 	s.Close()
-	assert.False(t, s.Deliver([]byte("x")))
+	assert.False(t, s.Deliver(&transport.Inbound{Frame: []byte("x")}))
 	assert.False(t, s.Fail(errors.New("x")))
 	assert.Empty(t, r.get())
 	assert.NoError(t, s.Err())
 
 	var unstarted Sink
-	unstarted.Deliver([]byte("x"))
+	unstarted.Deliver(&transport.Inbound{Frame: []byte("x")})
 	unstarted.Close()
 	unstarted.Start(r.deliver, r.fail)
 	assert.Empty(t, r.get(), "Start after Close delivers nothing")
@@ -84,7 +86,7 @@ func TestSinkDeliversConcurrently(t *testing.T) {
 	for range 8 {
 		wg.Go(func() { // returns after its 100 deliveries
 			for range 100 {
-				s.Deliver([]byte("x"))
+				s.Deliver(&transport.Inbound{Frame: []byte("x")})
 			}
 		})
 	}

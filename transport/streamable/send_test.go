@@ -10,12 +10,13 @@ import (
 
 	"github.com/mcpengine/mcpengine/messages"
 	"github.com/mcpengine/mcpengine/transport"
+	"github.com/mcpengine/mcpengine/transport/internal/httpcore"
 )
 
-// The session's caller writes its own request through TryWriteFrames:
-// it must return before the server answers (the caller never waits on the
+// The session's caller hands its own request over through Send: it must
+// return before the server answers (the caller never waits on the
 // network), and the answer still arrives.
-func TestTryWriteFramesWritesWithoutWaitingForTheAnswer(t *testing.T) {
+func TestSendReturnsWithoutWaitingForTheAnswer(t *testing.T) {
 	s := newServer(t)
 	release := make(chan struct{})
 	c, col := dial(t, s, &Dialer{})
@@ -24,16 +25,12 @@ func TestTryWriteFramesWritesWithoutWaitingForTheAnswer(t *testing.T) {
 		echoResult(w, r, rec)
 	})
 
-	written, err := c.TryWriteFrames(request(1, "tools/list"))
-	require.NoError(t, err)
-	assert.True(t, written)
+	require.NoError(t, c.Send(httpcore.MessageOf(request(1, "tools/list"))))
 	s.next(t, http.MethodPost) // the server holds the request, unanswered
 	close(release)
 	m := col.next(t)
 	assert.Equal(t, messages.NumberID(1), m.ID)
 
 	require.NoError(t, c.Close(context.Background()))
-	written, err = c.TryWriteFrames(request(2, "tools/list"))
-	assert.True(t, written, "nothing left to retry on another goroutine")
-	assert.ErrorIs(t, err, transport.ErrClosed)
+	assert.ErrorIs(t, c.Send(httpcore.MessageOf(request(2, "tools/list"))), transport.ErrClosed)
 }
