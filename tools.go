@@ -9,11 +9,13 @@ import (
 
 // ListTools returns every tool, following pagination cursors; Tools
 // gives them one at a time instead. The session remembers which tools
-// must run as tasks, for CallTool.
+// must run as tasks, and in 2026-07-28 which arguments CallTool mirrors
+// into Mcp-Param-* headers (x-mcp-header); a tool whose x-mcp-header
+// annotations break SEP-2243's rules is left out (logged as a warning).
 func (s *Session) ListTools(ctx context.Context, opts ...CallOption) ([]messages.Tool, error) {
 	tools, err := collect(s.Tools(ctx, opts...))
 	s.tasks.learn(tools)
-	return tools, err
+	return s.learnHeaders(tools), err
 }
 
 // Tools iterates over every tool, requesting the next page only when
