@@ -59,6 +59,17 @@ func (s *Session) learnHeaders(tools []messages.Tool) []messages.Tool {
 	return kept
 }
 
+// withParamHeaders returns opts with, for a call of tool name, the option
+// that sets its Mcp-Param-* headers (after the caller's, which it
+// overrides); opts itself when there are none. The caller's slice is
+// never written to.
+func (s *Session) withParamHeaders(name string, args any, opts []CallOption) []CallOption {
+	if hopts := s.headerOptions(name, args); hopts != nil {
+		return append(opts[:len(opts):len(opts)], hopts...)
+	}
+	return opts
+}
+
 // headerOptions returns, for a call of tool name, the option that sets
 // its Mcp-Param-* headers: each annotated argument present and not null,
 // its value as HeaderParamValue gives it, Base64-encoded when not plain

@@ -121,6 +121,11 @@ func TestToolArgumentsAnnotatedWithXMCPHeaderAreMirroredIntoMcpParamHeaders(t *t
 	assert.Equal(t, "false", h.Get("Mcp-Param-Verbose"))
 	assert.NotContains(t, h, "Mcp-Param-Priority")
 
+	// CallToolAsync alike.
+	_, err = s.CallToolAsync(ctx, "route", map[string]any{"region": "ap"}).Await(ctx)
+	require.NoError(t, err)
+	assert.Equal(t, "ap", headersOf("route").Get("Mcp-Param-Region"))
+
 	_, err = s.CallTool(ctx, "plain", map[string]any{"q": "x"})
 	require.NoError(t, err)
 	for k := range headersOf("plain") {

@@ -47,5 +47,6 @@ func (s *Session) CallTool(ctx context.Context, name string, args any, opts ...C
 // CallToolAsync calls a tool and returns a Future of its decoded result
 // at once; Await gives what CallTool would have.
 func (s *Session) CallToolAsync(ctx context.Context, name string, args any, opts ...CallOption) *Future[*messages.CallToolResult] {
+	opts = s.withParamHeaders(name, args, opts)
 	return callAsync(ctx, s, messages.MethodToolsCall, &messages.CallToolParams{Name: name, Arguments: args}, opts, decodeResult[messages.CallToolResult])
 }
