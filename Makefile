@@ -94,8 +94,11 @@ clean:
 	rm -rf bin testdata/node/node_modules
 
 # The official MCP conformance suite, client side, against bin/engine
-# conformance (scripts/conformance.sh; docs/CONFORMANCE.md). Installs Node 22
-# and the suite with npm, pinned by testdata/conformance/package-lock.json.
+# conformance (scripts/conformance.sh; docs/CONFORMANCE.md): 0.1.16 (all must
+# pass), 0.2.0-alpha.12 (all 48, reported) and its required sets of 2025-11-25
+# and 2026-07-28 (fails on a failure testdata/conformance/v0.2/
+# expected-failures.yaml does not list). Installs Node 22 and the suites with
+# npm, pinned by testdata/conformance/package-lock.json and v0.2/'s.
 .PHONY: conformance
 conformance: build
 	./scripts/conformance.sh

@@ -92,8 +92,10 @@ func engineMetaKey(k string) bool {
 // HTTP, where each request is a POST of its own (other transports have no
 // per-request HTTP request and ignore it). Repeat it for more headers or
 // values. The transport's own headers (content negotiation, the session
-// id, the protocol version, the 2026-07-28 Mcp-Method and Mcp-Name) and the
-// server's configured ones win over the caller's. For headers on every
+// id, the protocol version, the 2026-07-28 Mcp-Method and Mcp-Name), the
+// Mcp-Param-* headers CallTool mirrors from a tool's x-mcp-header
+// arguments and the server's configured ones win over the caller's. For
+// headers on every
 // request, see Config.OnHTTPRequest.
 func WithHeader(key, value string) CallOption {
 	key = http.CanonicalHeaderKey(key)

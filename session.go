@@ -2,6 +2,7 @@ package mcpengine
 
 import (
 	"context"
+	"sync/atomic"
 
 	"github.com/mcpengine/mcpengine/actors"
 	"github.com/mcpengine/mcpengine/messages"
@@ -21,6 +22,8 @@ type Session struct {
 	served *servedTasks
 	// results are the session's cached CacheableResults (result_cache.go).
 	results sessionResults
+	// headers are the Mcp-Param-* arguments of its tools (tool_headers.go).
+	headers atomic.Pointer[headerTools]
 }
 
 // Name is the session's name.

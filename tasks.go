@@ -204,6 +204,7 @@ func (s *Session) callTool(ctx context.Context, name string, args any, opts []Ca
 	if s.tasks.required(name) && s.Capabilities().Tasks.ToolCallsAsTasks() {
 		return s.callToolAsTask(ctx, name, args, opts)
 	}
+	opts = s.withParamHeaders(name, args, opts)
 	res, err := decode[messages.CallToolResult](s.Call(ctx, messages.MethodToolsCall, &messages.CallToolParams{Name: name, Arguments: args}, opts...))
 	failed := errors.Is(err, messages.ErrMethodNotFound) || (err == nil && res.IsError)
 	if !failed || s.tasks.known(name) || !s.Capabilities().Tasks.ToolCallsAsTasks() {

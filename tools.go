@@ -9,11 +9,13 @@ import (
 
 // ListTools returns every tool, following pagination cursors; Tools
 // gives them one at a time instead. The session remembers which tools
-// must run as tasks, for CallTool.
+// must run as tasks, and in 2026-07-28 which arguments CallTool mirrors
+// into Mcp-Param-* headers (x-mcp-header); a tool whose x-mcp-header
+// annotations break SEP-2243's rules is left out (logged as a warning).
 func (s *Session) ListTools(ctx context.Context, opts ...CallOption) ([]messages.Tool, error) {
 	tools, err := collect(s.Tools(ctx, opts...))
 	s.tasks.learn(tools)
-	return tools, err
+	return s.learnHeaders(tools), err
 }
 
 // Tools iterates over every tool, requesting the next page only when
@@ -45,5 +47,6 @@ func (s *Session) CallTool(ctx context.Context, name string, args any, opts ...C
 // CallToolAsync calls a tool and returns a Future of its decoded result
 // at once; Await gives what CallTool would have.
 func (s *Session) CallToolAsync(ctx context.Context, name string, args any, opts ...CallOption) *Future[*messages.CallToolResult] {
+	opts = s.withParamHeaders(name, args, opts)
 	return callAsync(ctx, s, messages.MethodToolsCall, &messages.CallToolParams{Name: name, Arguments: args}, opts, decodeResult[messages.CallToolResult])
 }

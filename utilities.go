@@ -51,7 +51,9 @@ func (s *Session) Complete(ctx context.Context, params *messages.CompleteParams,
 }
 
 // SetLogLevel sets the minimum level of the server's log notifications.
-// The level is replayed after every reconnect.
+// The level is replayed after every reconnect. A 2026-07-28 session has no
+// logging/setLevel: it keeps the level and names it in every later
+// request's _meta (messages.MetaLogLevel), without a request of its own.
 func (s *Session) SetLogLevel(ctx context.Context, level messages.LoggingLevel) error {
 	if _, err := s.Call(ctx, messages.MethodLoggingSetLevel, &messages.SetLevelParams{Level: level}); err != nil {
 		return err

@@ -84,6 +84,7 @@ type eraRun struct {
 	version string // version of that request
 	probing bool   // the request is the probe of an unknown era
 	legacy  bool   // the outcome is legacy-era (notifications/initialized)
+	resent  int    // versions sent again because their -32022 listed them (handshake_resend.go)
 }
 
 var (
@@ -230,6 +231,9 @@ func (h *eraRun) afterInitialize(result messages.RawMessage, err error) handshak
 // modern first, unless it is the one just refused or a version is pinned.
 func (h *eraRun) moveTo(requested string, uv *messages.UnsupportedVersionError) handshakeStep {
 	fail := handshakeStep{err: &mcperr.NoCommonVersionError{Requested: requested, Supported: uv.Supported, Cause: uv}}
+	if st, ok := h.resendRefused(requested, uv); ok {
+		return st
+	}
 	if h.Pin != "" {
 		return fail
 	}

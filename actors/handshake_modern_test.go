@@ -135,12 +135,34 @@ func TestEraHandshakeFollowsUnsupportedVersionErrors(t *testing.T) {
 		assert.ErrorIs(t, st.err, mcperr.ErrVersionMismatch)
 		assert.ErrorIs(t, st.err, messages.ErrUnsupportedProtocolVersion)
 	})
-	t.Run("the same version refused again: permanent, no loop", func(t *testing.T) {
+	t.Run("the version asked for is listed: sent again once, then permanent, no loop", func(t *testing.T) {
+		// The server wants the request again (the suite's request-metadata
+		// scenario): before, this ended the connection with "asked for
+		// 2026-07-28, the server supports 2026-07-28".
 		h := (&EraHandshake{}).newRun().(*eraRun)
 		offered(t, h.begin(messages.ClientCapabilities{}))
+		assert.Equal(t, "discover 2026-07-28", offered(t, h.step(nil, unsupported("2026-07-28"))))
 		st := h.step(nil, unsupported("2026-07-28"))
 		var nc *mcperr.NoCommonVersionError
 		require.ErrorAs(t, st.err, &nc)
+		assert.Equal(t, supervisor.Permanent, supervisor.Classify(st.err))
+	})
+	t.Run("the version asked for is listed: the retry can settle", func(t *testing.T) {
+		for _, pin := range []string{"", messages.Version20260728} {
+			h := (&EraHandshake{Pin: pin}).newRun().(*eraRun)
+			offered(t, h.begin(messages.ClientCapabilities{}))
+			assert.Equal(t, "discover 2026-07-28", offered(t, h.step(nil, unsupported("2026-07-28"))), "pin %q", pin)
+			st := h.step(discoverResult(messages.Version20260728), nil)
+			require.NoError(t, st.err)
+			require.NotNil(t, st.done)
+			assert.Equal(t, messages.Version20260728, st.done.ProtocolVersion)
+		}
+	})
+	t.Run("an initialize refused with its own version listed is sent again once", func(t *testing.T) {
+		h := (&EraHandshake{Pin: messages.Version20251125}).newRun().(*eraRun)
+		assert.Equal(t, "initialize 2025-11-25", offered(t, h.begin(messages.ClientCapabilities{})))
+		assert.Equal(t, "initialize 2025-11-25", offered(t, h.step(nil, unsupported("2025-11-25"))))
+		require.Error(t, h.step(nil, unsupported("2025-11-25")).err)
 	})
 }
 

@@ -221,8 +221,8 @@ func (a *sessionActor) replaySessionState() {
 		c.onDone = logFailure("subscribe " + uri)
 		a.transmit(c)
 	}
-	if a.sh.actorOnly.logLevel != "" {
-		raw, _ := messages.Marshal(&messages.SetLevelParams{Level: messages.LoggingLevel(a.sh.actorOnly.logLevel)})
+	if level := a.logLevel(); level != "" {
+		raw, _ := messages.Marshal(&messages.SetLevelParams{Level: messages.LoggingLevel(level)})
 		c := NewCall(messages.MethodLoggingSetLevel, raw)
 		c.onDone = logFailure("logging/setLevel")
 		a.transmit(c)

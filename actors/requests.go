@@ -79,18 +79,22 @@ func (a *sessionActor) transmit(c *Call) {
 	var meta *messages.RequestMeta
 	if c.onDone == nil {
 		if neg := a.sh.facts.negotiated.Load(); neg != nil {
+			if neg.Modern() && c.Method == messages.MethodLoggingSetLevel {
+				a.setLevelLocally(c)
+				return
+			}
 			if err := checkCapability(c.Method, neg); err != nil {
 				c.finish(a, nil, err)
 				return
 			}
-			meta = neg.requestMeta
+			meta = a.requestMeta(neg)
 		}
 		if a.pending.len() >= a.sh.cfg.MaxInFlight {
 			c.finish(a, nil, mcperr.ErrTooManyInFlight)
 			return
 		}
 	} else if c.Method == messages.MethodSubscriptionsListen {
-		meta = a.sh.facts.negotiated.Load().requestMeta // the actor's own, in a ready modern session
+		meta = a.requestMeta(a.sh.facts.negotiated.Load()) // the actor's own, in a ready modern session
 	}
 	now := time.Now()
 	if !c.Deadline.IsZero() && !now.Before(c.Deadline) {

@@ -139,7 +139,7 @@ func (a *sessionActor) Receive(ctx actor.Context) {
 	case *listenRetry:
 		a.onListenRetry(m)
 	case *trackLogLevel:
-		a.sh.actorOnly.logLevel = m.level
+		a.setLogLevel(m.level)
 	case *closeSession:
 		a.onClose(ctx, m)
 	case *actor.Started:

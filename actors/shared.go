@@ -90,7 +90,7 @@ type actorOnly struct {
 	epoch         uint64
 	roots         []rootEntry
 	subscriptions map[string]struct{}
-	logLevel      string
+	logLevel      *logLevel // nil until SetLogLevel (log_level.go)
 }
 
 type errBox struct{ err error }

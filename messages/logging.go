@@ -15,6 +15,16 @@ const (
 	LoggingLevelEmergency LoggingLevel = "emergency"
 )
 
+// Valid reports whether l is one of the eight levels.
+func (l LoggingLevel) Valid() bool {
+	switch l {
+	case LoggingLevelDebug, LoggingLevelInfo, LoggingLevelNotice, LoggingLevelWarning,
+		LoggingLevelError, LoggingLevelCritical, LoggingLevelAlert, LoggingLevelEmergency:
+		return true
+	}
+	return false
+}
+
 // SetLevelParams are the params of logging/setLevel.
 type SetLevelParams struct {
 	Level LoggingLevel   `json:"level"`

@@ -1,6 +1,7 @@
 package messages
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -58,4 +59,26 @@ func TestAValueEndingInMetaIsNotTakenForTheMember(t *testing.T) {
 	require.NoError(t, Unmarshal(frame, &m), "%s", frame)
 	assert.Equal(t, Version20260728, m.Params.Meta[MetaProtocolVersion])
 	assert.Equal(t, "my_meta", m.Params.Arguments["k"])
+}
+
+func TestRequestMetaWithLogLevelAddsOneMemberToACopy(t *testing.T) {
+	base, err := NewRequestMeta(Version20260728, Implementation{Name: "c", Version: "1"}, ClientCapabilities{})
+	require.NoError(t, err)
+	before := string(base.Members())
+	warn := base.WithLogLevel(LoggingLevelWarning)
+	assert.Equal(t, before, string(base.Members()), "the shared meta is left alone")
+	assert.Same(t, base, base.WithLogLevel(""))
+	debug := warn.WithLogLevel(LoggingLevelDebug)
+	assert.Equal(t, 1, strings.Count(string(debug.Members()), MetaLogLevel), "a level replaces the one before")
+	frame := AppendRequestWithMeta(nil, NumberID(1), MethodToolsList, nil, debug)
+	var req struct {
+		Params struct {
+			Meta map[string]any `json:"_meta"`
+		} `json:"params"`
+	}
+	require.NoError(t, Unmarshal(frame, &req))
+	assert.Equal(t, "debug", req.Params.Meta[MetaLogLevel])
+	assert.Equal(t, Version20260728, req.Params.Meta[MetaProtocolVersion])
+	assert.True(t, LoggingLevelEmergency.Valid())
+	assert.False(t, LoggingLevel("loud").Valid())
 }

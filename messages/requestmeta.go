@@ -35,12 +35,15 @@ func NewRequestMeta(version string, info Implementation, caps ClientCapabilities
 	if err != nil {
 		return nil, err
 	}
-	m := &RequestMeta{ProtocolVersion: version}
-	m.fields = []MetaField{
+	return newRequestMeta(version, []MetaField{
 		{Key: MetaProtocolVersion, Value: AppendJSONString(nil, version)},
 		{Key: MetaClientInfo, Value: rawInfo},
 		{Key: MetaClientCapabilities, Value: rawCaps},
-	}
+	}), nil
+}
+
+func newRequestMeta(version string, fields []MetaField) *RequestMeta {
+	m := &RequestMeta{ProtocolVersion: version, fields: fields}
 	for i, f := range m.fields {
 		if i > 0 {
 			m.members = append(m.members, ',')
@@ -49,7 +52,26 @@ func NewRequestMeta(version string, info Implementation, caps ClientCapabilities
 		m.members = append(m.members, ':')
 		m.members = append(m.members, f.Value...)
 	}
-	return m, nil
+	return m
+}
+
+// WithLogLevel returns a copy of m whose requests also carry level under
+// MetaLogLevel: the 2026-07-28 era has no logging/setLevel, a client opts
+// in to a request's notifications/message by naming the level in that
+// request's _meta. m itself is left as it is (sessions of one server
+// share it); an empty level returns m.
+func (m *RequestMeta) WithLogLevel(level LoggingLevel) *RequestMeta {
+	if level == "" {
+		return m
+	}
+	fields := make([]MetaField, 0, len(m.fields)+1)
+	for _, f := range m.fields {
+		if f.Key != MetaLogLevel {
+			fields = append(fields, f)
+		}
+	}
+	fields = append(fields, MetaField{Key: MetaLogLevel, Value: AppendJSONString(nil, string(level))})
+	return newRequestMeta(m.ProtocolVersion, fields)
 }
 
 // Fields returns the members one by one, for WithMeta; read only.

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"sort"
 	"strings"
 	"time"
 
@@ -20,29 +19,6 @@ import (
 // scenarioEnv is where the official conformance suite names the scenario
 // it is running (scripts/conformance.sh, docs/CONFORMANCE.md).
 const scenarioEnv = "MCP_CONFORMANCE_SCENARIO"
-
-// conformanceScenario is what the client does for one scenario of the
-// suite: connect (initialize and notifications/initialized, which every
-// scenario needs), optionally list the tools, optionally call one.
-type conformanceScenario struct {
-	listTools bool
-	tool      string // "" calls nothing
-	args      map[string]any
-}
-
-// conformanceScenarios are the client scenarios this command knows
-// (docs/CONFORMANCE.md says what the suite checks in each). Others get the
-// generic behaviour: connect and list the tools.
-var conformanceScenarios = map[string]conformanceScenario{
-	"initialize": {},
-	"tools_call": {listTools: true, tool: "add_numbers", args: map[string]any{"a": 5, "b": 3}},
-	"elicitation-sep1034-client-defaults": {
-		listTools: true, tool: "test_client_elicitation_defaults", args: map[string]any{},
-	},
-	// The tools/call answer arrives only after the engine resumed the
-	// closed SSE stream with GET + Last-Event-ID, honouring retry: 500.
-	"sse-retry": {listTools: true, tool: "test_reconnection", args: map[string]any{}},
-}
 
 func newConformanceCmd() *cobra.Command {
 	var (
@@ -61,12 +37,15 @@ scenario's name in ` + scenarioEnv + `.
 
 The command connects to URL, answers elicitation requests by accepting the
 requested schema's default values, does what the scenario expects (list the
-tools, call the scenario's tool), closes the session and exits 0, or 1 when
-any step failed. Scenarios with steps of their own:
+tools, call the scenario's tools, read, get prompts, list and load skills),
+closes the session and exits 0, or 1 when any step failed. Scenarios with
+steps of their own:
 
   ` + strings.Join(knownScenarios(), "\n  ") + `
+  auth/*: list the tools, call test-tool
 
-Any other scenario gets: connect, list the tools.
+Any other scenario gets: connect, list what the server offers (tools,
+resources, prompts; what it does not declare is skipped).
 
 Run the suite with make conformance (scripts/conformance.sh).`,
 		Example: `  ` + scenarioEnv + `=tools_call engine conformance http://localhost:3001/mcp
@@ -98,27 +77,11 @@ Run the suite with make conformance (scripts/conformance.sh).`,
 	return cmd
 }
 
-func knownScenarios() []string {
-	names := make([]string, 0, len(conformanceScenarios))
-	for n := range conformanceScenarios {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
-
 func runConformance(ctx context.Context, cmd *cobra.Command, url, scenario string, verbose bool, tel telemetry.Providers) error {
 	out, errOut := cmd.OutOrStdout(), cmd.ErrOrStderr()
-	sc, known := conformanceScenarios[scenario]
-	if !known && strings.HasPrefix(scenario, "auth/") {
-		// The auth scenarios' servers guard their one tool: listing and
-		// calling it is what needs a token (and, in scope-step-up, a
-		// wider one for the call).
-		sc, known = conformanceScenario{listTools: true, tool: "test-tool", args: map[string]any{}}, true
-	}
+	steps, known := scenarioSteps(scenario)
 	if !known {
-		sc = conformanceScenario{listTools: true}
-		fmt.Fprintf(errOut, "conformance: scenario %q has no specific steps here: connecting and listing tools\n", scenario)
+		fmt.Fprintf(errOut, "conformance: scenario %q has no specific steps here: connecting and listing what the server offers\n", scenario)
 	}
 
 	cfg := mcpengine.Config{
@@ -148,25 +111,10 @@ func runConformance(ctx context.Context, cmd *cobra.Command, url, scenario strin
 	}
 	fmt.Fprintf(out, "connected: %s %s, protocol %s\n", s.ServerInfo().Name, s.ServerInfo().Version, s.ProtocolVersion())
 
-	if sc.listTools {
-		tools, err := s.ListTools(ctx)
-		if err != nil {
-			return fmt.Errorf("conformance %s: tools/list: %w", scenario, err)
-		}
-		names := make([]string, len(tools))
-		for i, t := range tools {
-			names[i] = t.Name
-		}
-		fmt.Fprintf(out, "tools: %s\n", strings.Join(names, ", "))
-	}
-	if sc.tool != "" {
-		res, err := s.CallTool(ctx, sc.tool, sc.args)
-		if err != nil {
-			return fmt.Errorf("conformance %s: tools/call %s: %w", scenario, sc.tool, err)
-		}
-		fmt.Fprintf(out, "%s: %s\n", sc.tool, contentText(res.Content))
-		if res.IsError {
-			return fmt.Errorf("conformance %s: tool %s reported an error", scenario, sc.tool)
+	run := &conformanceRun{s: s, out: out, scenario: scenario}
+	for _, step := range steps {
+		if err := step(ctx, run); err != nil {
+			return fmt.Errorf("conformance %s: %w", scenario, err)
 		}
 	}
 	return s.Close(ctx)

@@ -65,7 +65,10 @@ func conformanceAuth(scenario string) (*mcpengine.AuthConfig, error) {
 		if cc.PrivateKeyPEM != "" {
 			cfg.TokenEndpointAuthMethod = "private_key_jwt"
 		}
-	case strings.HasPrefix(scenario, "auth/cross-app-access"):
+	case strings.HasPrefix(scenario, "auth/cross-app-access"), scenario == "auth/enterprise-managed-authorization":
+		// Enterprise-managed authorization (SEP-990) is the 0.2 suite's
+		// name for cross-app access: an ID-JAG from the identity provider
+		// by token exchange, then the JWT bearer grant.
 		cfg.Grant = oauth.GrantCrossAppAccess
 		cfg.IDP = &oauth.IDPConfig{
 			Issuer:        cc.IDPIssuer,
