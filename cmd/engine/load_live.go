@@ -53,6 +53,9 @@ func liveView(pr loadgen.Progress) []string {
 	if l.Late > 0 {
 		rate += fmt.Sprintf("   late %d", l.Late)
 	}
+	if pr.Behind > 0 {
+		rate += fmt.Sprintf("   BEHIND: %d calls due not started (dropped if still due at the end)", pr.Behind)
+	}
 
 	lat := fmt.Sprintf("  latency    p50 %s   p90 %s   p99 %s   max %s   (last %.0fs)",
 		dur(l.P50US), dur(l.P90US), dur(l.P99US), dur(l.MaxUS), l.Seconds)
@@ -77,7 +80,13 @@ func liveView(pr loadgen.Progress) []string {
 
 	lines := []string{head.String(), rate, lat, errs}
 	if l.ServerRSS > 0 || l.ClientCPU > 0 {
-		res := fmt.Sprintf("  CPU        server %.0f%%   load generator %.0f%%", l.ServerCPU, l.ClientCPU)
+		// Only the processes the engine started are measured: a URL
+		// target's server is not one of them.
+		server := "n/a"
+		if l.ServerRSS > 0 {
+			server = fmt.Sprintf("%.0f%%", l.ServerCPU)
+		}
+		res := fmt.Sprintf("  CPU        server %s   load generator %.0f%%", server, l.ClientCPU)
 		if l.ServerRSS > 0 {
 			res += "   server memory " + loadgen.FormatBytes(float64(l.ServerRSS))
 		}

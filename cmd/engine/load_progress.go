@@ -105,6 +105,9 @@ func progressLine(pr loadgen.Progress) string {
 	if l.Late > 0 {
 		fmt.Fprintf(&b, ", late %d", l.Late)
 	}
+	if pr.Behind > 0 {
+		fmt.Fprintf(&b, ", behind %d (due, not started)", pr.Behind)
+	}
 	if l.ServerRSS > 0 {
 		fmt.Fprintf(&b, ", server CPU %.0f%% RSS %s", l.ServerCPU, loadgen.FormatBytes(float64(l.ServerRSS)))
 	}

@@ -22,6 +22,7 @@ func (r *runner) result(smp *sampler) *Result {
 		Stages: cfg.Stages, Churn: cfg.Churn,
 		Started:     r.start.UTC().Round(time.Millisecond),
 		Interrupted: r.stopWhy.Load() == stopCtx || r.ctx.Err() != nil,
+		CutOff:      r.cutOff.Load(),
 		Aborted:     derefOr(r.aborted.Load(), ""),
 		Timeline:    smp.timeline,
 		LatencyHist: NewHistogram(),
@@ -268,6 +269,11 @@ func (r *runner) schedule(lag *hdrhistogram.Histogram) *Schedule {
 		sl.stats.mu.Unlock()
 	}
 	sc.Unsent = max(0, sc.Intended-sc.Sent)
+	if r.stopWhy.Load() == stopEnd {
+		// The duration ended with these still due: dropped, not sent late
+		// (the calls the graceful stop cut off were started).
+		sc.Dropped = max(0, sc.Unsent-r.cutOff.Load())
+	}
 	// Sends over the time sending took: the scheduled window, or longer
 	// when the last send came after it (a generator that fell behind sent
 	// at the rate it managed, not the one it was asked for).
@@ -287,7 +293,10 @@ func (r *runner) finalWarnings(res *Result) {
 			r.warn("%d of %d calls (%.1f%%) were sent more than %v behind schedule: every session had %d calls in flight. Raise -c, or the server cannot keep up with -r",
 				s.Late, s.Intended, 100*float64(s.Late)/float64(s.Intended), r.cfg.LateAfter, r.cfg.Concurrency)
 		}
-		if s.Unsent > 0 && !res.Interrupted {
+		if s.Dropped > 0 {
+			r.warn("%d of %d calls due were dropped: every session had %d calls in flight until the duration ended. Raise -c, or the server cannot keep up with -r",
+				s.Dropped, s.Intended, r.cfg.Concurrency)
+		} else if s.Unsent > 0 && !res.Interrupted {
 			r.warn("%d scheduled calls were never sent before the run ended", s.Unsent)
 		}
 		// Lag that is not back-pressure (few late calls) is the

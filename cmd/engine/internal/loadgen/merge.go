@@ -190,6 +190,7 @@ func Merge(parts []Part) (*Result, error) {
 			res.Warnings = append(res.Warnings, m.Address+": "+w)
 		}
 		res.Interrupted = res.Interrupted || r.Interrupted
+		res.CutOff += r.CutOff
 		if res.Aborted == "" {
 			res.Aborted = r.Aborted
 		}
@@ -263,6 +264,7 @@ func mergeSchedule(res, r *Result, lag *hdrhistogram.Histogram) error {
 	s.Intended += q.Intended
 	s.Sent += q.Sent
 	s.Late += q.Late
+	s.Dropped += q.Dropped
 	s.SentPerSec += q.SentPerSec
 	h, err := DecodeHDR(r.HDR.SendLag)
 	if err != nil {

@@ -115,6 +115,10 @@ type Result struct {
 	// Interrupted is set when the caller's context ended the run early;
 	// calls cut short by it are not counted.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// CutOff counts the calls still under way Config.GracefulStop after
+	// the run ended, cut off then and not measured (k6's interrupted
+	// iterations).
+	CutOff int64 `json:"cut_off,omitempty"`
 	// Aborted says which abort threshold stopped the run early.
 	Aborted string `json:"aborted,omitempty"`
 	// Warnings are things the reader should know (a tool the server does
@@ -159,10 +163,14 @@ type HDRDump struct {
 // than LateAfter behind schedule (every session's slots were busy), and
 // how many were never sent before the run ended.
 type Schedule struct {
-	Intended    int64   `json:"intended"`
-	Sent        int64   `json:"sent"`
-	Late        int64   `json:"late"`
-	Unsent      int64   `json:"unsent"`
+	Intended int64 `json:"intended"`
+	Sent     int64 `json:"sent"`
+	Late     int64 `json:"late"`
+	Unsent   int64 `json:"unsent"`
+	// Dropped are the calls of Unsent that were due while every session's
+	// slots were busy and could not start before the duration ended (k6's
+	// dropped_iterations): the generator was behind the schedule.
+	Dropped     int64   `json:"dropped"`
 	LateAfterUS int64   `json:"late_after_us"`
 	SentPerSec  float64 `json:"sent_per_s"`
 	// SendLag is how long after its scheduled time each call was sent.
@@ -278,6 +286,11 @@ type Progress struct {
 	// Connects are the run's connects so far (with
 	// Config.MethodHistograms only).
 	Connects ConnectsSoFar
+	// Behind is, in the open model, how many calls are due and not yet
+	// started: every session's slots are busy (the server is slower than
+	// the rate asked for, or -c too low). Those still behind when the
+	// duration ends are dropped.
+	Behind int64
 }
 
 func jsonMarshal(v any) ([]byte, error)   { return json.Marshal(v) }

@@ -1,6 +1,7 @@
 package loadgen
 
 import (
+	"math"
 	"runtime"
 
 	"runtime/metrics"
@@ -142,6 +143,10 @@ func (s *sampler) tick(now time.Time, sliver bool) {
 		}
 		if r.cfg.MethodHistograms {
 			pr.Connects = s.connectsSoFar()
+		}
+		if r.open && !r.stopped() {
+			due := int64(math.Ceil(r.prof.countAt(min(r.since(now), r.prof.end)) - 1e-9))
+			pr.Behind = max(0, due-r.tickets.Load())
 		}
 		if r.prof.end != forever {
 			pr.Planned = r.prof.end

@@ -61,7 +61,7 @@ func Prometheus(w io.Writer, r *loadgen.Result) error {
 	if s := r.Schedule; s != nil {
 		add("mcpengine_load_scheduled_total", "Open model: calls scheduled, sent, late and never sent.", dto.MetricType_COUNTER,
 			counter(float64(s.Intended), "state", "intended"), counter(float64(s.Sent), "state", "sent"),
-			counter(float64(s.Late), "state", "late"), counter(float64(s.Unsent), "state", "unsent"))
+			counter(float64(s.Late), "state", "late"), counter(float64(s.Unsent), "state", "unsent"), counter(float64(s.Dropped), "state", "dropped"))
 	}
 	add("mcpengine_load_connect_seconds", "Connect phases, median.", dto.MetricType_GAUGE,
 		gauge(r.Connect.P50.Seconds(), "phase", "transport"), gauge(r.Handshake.P50.Seconds(), "phase", "handshake"))

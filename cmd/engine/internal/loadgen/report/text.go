@@ -79,8 +79,12 @@ func Text(w io.Writer, r *loadgen.Result) error {
 	}
 	if s := r.Schedule; s != nil {
 		fmt.Fprintln(w)
-		fmt.Fprintf(w, "Schedule:    %d calls due, %d sent (%.1f/s), %d late (sent more than %s behind schedule), %d never sent\n",
+		fmt.Fprintf(w, "Schedule:    %d calls due, %d sent (%.1f/s), %d late (sent more than %s behind schedule), %d never sent",
 			s.Intended, s.Sent, s.SentPerSec, s.Late, loadgen.FormatDuration(time.Duration(s.LateAfterUS)*time.Microsecond), s.Unsent)
+		if s.Dropped > 0 {
+			fmt.Fprintf(w, " (%d dropped: due while every session was busy, the duration ended first)", s.Dropped)
+		}
+		fmt.Fprintln(w)
 		if s.SendLag.Count > 0 {
 			fmt.Fprintf(w, "             send lag p50 %s, p99 %s, max %s\n", loadgen.FormatDuration(s.SendLag.P50), loadgen.FormatDuration(s.SendLag.P99), loadgen.FormatDuration(s.SendLag.Max))
 		}
@@ -95,6 +99,9 @@ func Text(w io.Writer, r *loadgen.Result) error {
 				loadgen.FormatDuration(m.Latency.P50), loadgen.FormatDuration(m.Latency.P99), loadgen.FormatDuration(m.Latency.Max))
 		}
 		tw.Flush()
+	}
+	if r.CutOff > 0 {
+		fmt.Fprintf(w, "Cut off:     %d calls still under way at the graceful stop after the end (not measured)\n", r.CutOff)
 	}
 	printFlows(w, r)
 	printMembers(w, r)
