@@ -79,6 +79,13 @@ func liveView(pr loadgen.Progress) []string {
 	}
 
 	lines := []string{head.String(), rate, lat, errs}
+	if s := pr.Supervision; s.Reconnects > 0 || s.Restarts > 0 || s.NotReadyNow > 0 {
+		sup := fmt.Sprintf("  sessions   %d reconnects (%d restarts), %s not ready in all", s.Reconnects, s.Restarts, fmtDuration(s.NotReady))
+		if s.NotReadyNow > 0 {
+			sup += fmt.Sprintf("   NOT READY NOW: %d", s.NotReadyNow)
+		}
+		lines = append(lines, sup)
+	}
 	if l.ServerRSS > 0 || l.ClientCPU > 0 {
 		// Only the processes the engine started are measured: a URL
 		// target's server is not one of them.

@@ -108,6 +108,9 @@ func progressLine(pr loadgen.Progress) string {
 	if pr.Behind > 0 {
 		fmt.Fprintf(&b, ", behind %d (due, not started)", pr.Behind)
 	}
+	if s := pr.Supervision; s.Reconnects > 0 || s.NotReadyNow > 0 {
+		fmt.Fprintf(&b, ", reconnects %d, not ready now %d", s.Reconnects, s.NotReadyNow)
+	}
 	if l.ServerRSS > 0 {
 		fmt.Fprintf(&b, ", server CPU %.0f%% RSS %s", l.ServerCPU, loadgen.FormatBytes(float64(l.ServerRSS)))
 	}

@@ -166,7 +166,10 @@ func (r *runner) result(smp *sampler) *Result {
 	// Per session.
 	for _, sl := range r.slots {
 		lat.Reset()
-		sr := SessionResult{Session: sl.idx, Connects: sl.connects.Load()}
+		sup := sl.sup.snapshot(time.Now())
+		res.Supervision.add(sup)
+		sr := SessionResult{Session: sl.idx, Connects: sl.connects.Load(),
+			Reconnects: sup.Reconnects, Restarts: sup.Restarts, NotReadyS: sup.NotReadyS}
 		for _, m := range sl.stats.methods {
 			if m == nil {
 				continue
@@ -209,6 +212,10 @@ func (r *runner) result(smp *sampler) *Result {
 		res.HDR.Handshake = encodePacked(r.handshake, lat)
 	}
 	histBytes += int64(r.dialHist.GetMemorySize() + r.handshake.GetMemorySize())
+	if s := res.Supervision; s.Reconnects > 0 {
+		r.warn("sessions were reconnected %d times by the engine after their server or connection was lost (%d restarts); they spent %.1fs not ready in all, and the calls due meanwhile waited or failed",
+			s.Reconnects, s.Restarts, s.NotReadyS)
+	}
 	if r.connectFails > 0 {
 		r.warn("%d connects failed during the run; last error: %s", r.connectFails, r.connectErr)
 	}

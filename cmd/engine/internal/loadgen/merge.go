@@ -186,11 +186,13 @@ func Merge(parts []Part) (*Result, error) {
 		res.Client.HeapBytesMax = max(res.Client.HeapBytesMax, r.Client.HeapBytesMax)
 		res.Client.HistogramBytes += r.Client.HistogramBytes
 		res.Client.Cores += r.Client.Cores
+		res.Client.CPUs += r.Client.CPUs
 		for _, w := range r.Warnings {
 			res.Warnings = append(res.Warnings, m.Address+": "+w)
 		}
 		res.Interrupted = res.Interrupted || r.Interrupted
 		res.CutOff += r.CutOff
+		res.Supervision.add(r.Supervision)
 		if res.Aborted == "" {
 			res.Aborted = r.Aborted
 		}

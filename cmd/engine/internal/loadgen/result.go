@@ -84,6 +84,10 @@ type Result struct {
 	// (initialize, or server/discover in 2026-07-28).
 	Connect   ConnectStats `json:"connect_us"`
 	Handshake Latency      `json:"handshake_us"`
+	// Supervision is the engine's recovery during the run: sessions
+	// reconnected after their server or connection was lost, and the
+	// time they spent not ready.
+	Supervision SupervisionStats `json:"supervision"`
 	// Protocols are the protocol versions the connects negotiated: one
 	// entry unless the sessions (or reconnects) settled on different ones.
 	Protocols []ProtocolUse `json:"protocols,omitempty"`
@@ -243,14 +247,19 @@ type MethodResult struct {
 // SessionResult is one session's figures (a session index: in churn mode
 // it stands for all the connections made in turn).
 type SessionResult struct {
-	Session  int     `json:"session"`
-	Calls    int64   `json:"calls"`
-	Failed   int64   `json:"failed"`
-	Connects int64   `json:"connects"`
-	P50US    int64   `json:"p50_us"`
-	P99US    int64   `json:"p99_us"`
-	MaxUS    int64   `json:"max_us"`
-	Share    float64 `json:"share"` // of all calls (0 to 1)
+	Session  int   `json:"session"`
+	Calls    int64 `json:"calls"`
+	Failed   int64 `json:"failed"`
+	Connects int64 `json:"connects"`
+	// Reconnects, Restarts and NotReadyS are the engine's recovery of
+	// the session (SupervisionStats): connects counts only the run's own.
+	Reconnects int64   `json:"reconnects"`
+	Restarts   uint64  `json:"restarts"`
+	NotReadyS  float64 `json:"not_ready_s"`
+	P50US      int64   `json:"p50_us"`
+	P99US      int64   `json:"p99_us"`
+	MaxUS      int64   `json:"max_us"`
+	Share      float64 `json:"share"` // of all calls (0 to 1)
 }
 
 // ThresholdResult is one --threshold and its outcome.
@@ -286,6 +295,9 @@ type Progress struct {
 	// Connects are the run's connects so far (with
 	// Config.MethodHistograms only).
 	Connects ConnectsSoFar
+	// Supervision is the sessions' recovery so far; NotReadyNow the
+	// sessions not ready at the interval's end.
+	Supervision SupervisionStats
 	// Behind is, in the open model, how many calls are due and not yet
 	// started: every session's slots are busy (the server is slower than
 	// the rate asked for, or -c too low). Those still behind when the

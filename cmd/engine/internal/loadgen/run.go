@@ -97,6 +97,8 @@ type slot struct {
 	sess     *mcpengine.Session
 	conn     int64 // connections made
 	connects atomic.Int64
+	// sup follows the engine's reconnects of the slot's sessions.
+	sup supervision
 	// inflight counts the session's calls under way: per session, so
 	// that the callers of different sessions never write one cache line.
 	inflight atomic.Int64
@@ -213,6 +215,7 @@ func (r *runner) connect(ctx context.Context, sl *slot) error {
 	}
 	_ = r.handshake.RecordValue(micros(ph.Handshake))
 	sl.sess = s
+	sl.sup.watch(s)
 	sl.conn++
 	sl.connects.Add(1)
 	r.live.Add(1)
@@ -693,6 +696,7 @@ func (r *runner) reconnect(sl *slot) bool {
 func (r *runner) closeSession(sl *slot) {
 	ctx, cancel := context.WithTimeout(context.Background(), r.cfg.CloseTimeout)
 	defer cancel()
+	sl.sup.release(time.Now())
 	_ = sl.sess.Close(ctx)
 	sl.sess = nil
 	r.live.Add(-1)

@@ -49,6 +49,7 @@ func Text(w io.Writer, r *loadgen.Result) error {
 		line += fmt.Sprintf("; %d connects failed", c.Failed)
 	}
 	fmt.Fprintf(w, "Connect:     %s\n", line)
+	fmt.Fprintf(w, "Supervision: %s\n", SupervisionLine(r))
 	if p := ProtocolLine(r); p != "" {
 		fmt.Fprintf(w, "Protocol:    %s\n", p)
 	}
@@ -116,8 +117,8 @@ func Text(w io.Writer, r *loadgen.Result) error {
 	}
 	cl := r.Client
 	if cl.CPUSeconds > 0 || cl.HeapBytesMax > 0 {
-		fmt.Fprintf(w, "Client:      CPU %.0f%% of a core (%d cores), Go heap peak %s, histograms %s\n",
-			cl.CPUPercent, cl.Cores, loadgen.FormatBytes(float64(cl.HeapBytesMax)), loadgen.FormatBytes(float64(cl.HistogramBytes)))
+		fmt.Fprintf(w, "Client:      CPU %.0f%% of a core (%s), Go heap peak %s, histograms %s\n",
+			cl.CPUPercent, CoresText(r), loadgen.FormatBytes(float64(cl.HeapBytesMax)), loadgen.FormatBytes(float64(cl.HistogramBytes)))
 	}
 	if len(r.Thresholds) > 0 {
 		fmt.Fprintln(w)
