@@ -472,7 +472,11 @@ func loadStatus(r *loadgen.Result, checks []*loadgen.Threshold) error {
 
 // describeLoad says in words what the load is, as the report will.
 func describeLoad(c *loadgen.Config) string {
-	return report.LoadShape(c.Model == loadgen.Open, c.Rate, c.StartLevel, c.Stages, c.Sessions, c.Concurrency)
+	unit := "calls"
+	if w := c.Workload; w != nil {
+		unit = report.ArrivalUnit(len(w.Requests) > 0, len(w.Flows) > 0)
+	}
+	return report.LoadShape(c.Model == loadgen.Open, c.Rate, c.StartLevel, c.Stages, c.Sessions, c.Concurrency, unit)
 }
 
 func runLimit(c *loadgen.Config) string {

@@ -2,6 +2,7 @@ package loadgen
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"runtime"
 	"slices"
@@ -149,6 +150,11 @@ func (r *runner) result(smp *sampler) *Result {
 	res.Failed = res.Errors.Total()
 	res.Calls = res.OK + res.Failed
 	res.ErrorRate = ratio(res.Failed, res.Calls)
+	if res.Aborted != "" {
+		// The calls under way when the threshold stopped the run finish
+		// and count: say the total the report shows.
+		res.Aborted += abortedTotal(res.Calls)
+	}
 	res.RPCCodes = codeMap(codes)
 	if len(first) > 0 {
 		res.FirstErrors = first
@@ -233,6 +239,14 @@ func (r *runner) result(smp *sampler) *Result {
 	r.finalWarnings(res)
 	res.Warnings = r.warnings
 	return res
+}
+
+// abortedTotalPrefix begins the part of Result.Aborted that gives the
+// report's total, which a merge replaces with the merged one.
+const abortedTotalPrefix = "; the report counts "
+
+func abortedTotal(calls int64) string {
+	return fmt.Sprintf("%s%d calls, with those under way at the stop", abortedTotalPrefix, calls)
 }
 
 // warmTickets is the number of calls the warm-up takes.

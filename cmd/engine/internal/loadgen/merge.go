@@ -2,6 +2,7 @@ package loadgen
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -223,6 +224,9 @@ func Merge(parts []Part) (*Result, error) {
 	}
 	if len(first) > 0 {
 		res.FirstErrors = first
+	}
+	if before, _, ok := strings.Cut(res.Aborted, abortedTotalPrefix); ok {
+		res.Aborted = before + abortedTotal(res.Calls) // the member's was its own
 	}
 	res.Seconds = res.Duration.Seconds()
 	if res.Duration > 0 {

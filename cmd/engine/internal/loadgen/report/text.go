@@ -80,8 +80,8 @@ func Text(w io.Writer, r *loadgen.Result) error {
 	}
 	if s := r.Schedule; s != nil {
 		fmt.Fprintln(w)
-		fmt.Fprintf(w, "Schedule:    %d calls due, %d sent (%.1f/s), %d late (sent more than %s behind schedule), %d never sent",
-			s.Intended, s.Sent, s.SentPerSec, s.Late, loadgen.FormatDuration(time.Duration(s.LateAfterUS)*time.Microsecond), s.Unsent)
+		fmt.Fprintf(w, "Schedule:    %d %s due, %d sent (%.1f/s), %d late (sent more than %s behind schedule), %d never sent",
+			s.Intended, resultUnit(r), s.Sent, s.SentPerSec, s.Late, loadgen.FormatDuration(time.Duration(s.LateAfterUS)*time.Microsecond), s.Unsent)
 		if s.Dropped > 0 {
 			fmt.Fprintf(w, " (%d dropped: due while every session was busy, the duration ended first)", s.Dropped)
 		}
@@ -152,8 +152,22 @@ func Text(w io.Writer, r *loadgen.Result) error {
 	return nil
 }
 
+// ArrivalUnit is what one arrival of the open model is: a call, or a
+// scripted flow's whole iteration (its steps are calls of their own).
+func ArrivalUnit(calls, flows bool) string {
+	switch {
+	case flows && calls:
+		return "arrivals (calls or flow iterations)"
+	case flows:
+		return "flow iterations"
+	}
+	return "calls"
+}
+
+func resultUnit(r *loadgen.Result) string { return ArrivalUnit(len(r.Workload) > 0, len(r.Flows) > 0) }
+
 func loadLine(r *loadgen.Result) string {
-	s := LoadShape(r.Model == string(loadgen.Open), r.Rate, r.StartLevel, r.Stages, r.Sessions, r.Concurrency)
+	s := LoadShape(r.Model == string(loadgen.Open), r.Rate, r.StartLevel, r.Stages, r.Sessions, r.Concurrency, resultUnit(r))
 	if r.Churn > 0 {
 		s += fmt.Sprintf("; each session reconnects after %d calls", r.Churn)
 	}
@@ -277,13 +291,14 @@ func ThresholdLine(tr loadgen.ThresholdResult) string {
 // LoadShape says in words what load a run applies: the line before the
 // run and the report after it. sessions is 0 before a closed model's
 // stages set it.
-func LoadShape(open bool, rate, start float64, stages []loadgen.Stage, sessions, concurrency int) string {
+// unit is what arrives in the open model (ArrivalUnit).
+func LoadShape(open bool, rate, start float64, stages []loadgen.Stage, sessions, concurrency int, unit string) string {
 	switch {
 	case open && len(stages) > 0:
-		return fmt.Sprintf("open model, arrival rate ramping %s; at most %d in flight on each of %d sessions",
-			loadgen.StagesString(start, stages), concurrency, sessions)
+		return fmt.Sprintf("open model, arrival rate (%s/s) ramping %s; at most %d in flight on each of %d sessions",
+			unit, loadgen.StagesString(start, stages), concurrency, sessions)
 	case open:
-		return fmt.Sprintf("open model, %g calls/s in total; at most %d in flight on each of %d sessions", rate, concurrency, sessions)
+		return fmt.Sprintf("open model, %g %s/s in total; at most %d in flight on each of %d sessions", rate, unit, concurrency, sessions)
 	case len(stages) > 0 && sessions > 0:
 		return fmt.Sprintf("closed model, sessions ramping %s (up to %d), %d calls in flight each",
 			loadgen.StagesString(start, stages), sessions, concurrency)
