@@ -79,6 +79,13 @@ func liveView(pr loadgen.Progress) []string {
 	}
 
 	lines := []string{head.String(), rate, lat, errs}
+	for _, m := range pr.Lost {
+		l := fmt.Sprintf("  LOST       member %s (%s): its share no longer runs", m.Address, m.Why)
+		if m.Owed > 0 {
+			l += fmt.Sprintf("; %d calls it owed not made so far", m.Owed)
+		}
+		lines = append(lines, l)
+	}
 	if s := pr.Supervision; s.Reconnects > 0 || s.Restarts > 0 || s.NotReadyNow > 0 {
 		sup := fmt.Sprintf("  sessions   %d reconnects (%d restarts), %s not ready in all", s.Reconnects, s.Restarts, fmtDuration(s.NotReady))
 		if s.NotReadyNow > 0 {

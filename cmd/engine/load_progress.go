@@ -108,6 +108,9 @@ func progressLine(pr loadgen.Progress) string {
 	if pr.Behind > 0 {
 		fmt.Fprintf(&b, ", behind %d (due, not started)", pr.Behind)
 	}
+	for _, m := range pr.Lost {
+		fmt.Fprintf(&b, ", LOST member %s (%s, %d calls owed)", m.Address, m.Why, m.Owed)
+	}
 	if s := pr.Supervision; s.Reconnects > 0 || s.NotReadyNow > 0 {
 		fmt.Fprintf(&b, ", reconnects %d, not ready now %d", s.Reconnects, s.NotReadyNow)
 	}

@@ -32,6 +32,11 @@ type MemberResult struct {
 	Sessions int     `json:"sessions"`
 	Rate     float64 `json:"rate,omitempty"`
 	Count    int64   `json:"count,omitempty"`
+	// Owed, for a member that did not finish, is the calls of its share
+	// it never made: the rest of its count, or in the open model the
+	// calls its rate made due after its last report (0 when the share
+	// sets no number: a closed model bounded by time).
+	Owed int64 `json:"owed,omitempty"`
 
 	Calls          int64   `json:"calls"`
 	OK             int64   `json:"ok"`

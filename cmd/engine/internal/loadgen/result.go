@@ -298,6 +298,9 @@ type Progress struct {
 	// Supervision is the sessions' recovery so far; NotReadyNow the
 	// sessions not ready at the interval's end.
 	Supervision SupervisionStats
+	// Lost are a distributed run's members that went away while it ran,
+	// with the calls their share made due since (open model).
+	Lost []LostMember
 	// Behind is, in the open model, how many calls are due and not yet
 	// started: every session's slots are busy (the server is slower than
 	// the rate asked for, or -c too low). Those still behind when the
@@ -307,6 +310,14 @@ type Progress struct {
 
 func jsonMarshal(v any) ([]byte, error)   { return json.Marshal(v) }
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+// LostMember is a distributed run's member that went away during the run.
+type LostMember struct {
+	Address, Why string
+	// Owed is the calls its share made due that it did not make (open
+	// model and counts; 0 when the share sets no number).
+	Owed int64
+}
 
 // ProtocolUse is one protocol version the sessions negotiated, its era
 // ("modern": 2026-07-28 on; "legacy": the initialize handshake) and how
