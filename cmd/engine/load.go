@@ -169,7 +169,7 @@ See docs/LOAD-CLUSTER.md.`,
 	fl.DurationVar(&lf.abortGrace, "abort-grace", 0, "measured time before --abort-on-fail and --max-error-rate judge anything")
 	fl.StringVar(&lf.maxErrRate, "max-error-rate", "", `stop the run when more than this share of the calls so far failed, e.g. "50%" (a threshold error_rate<=X judged at every interval)`)
 	fl.DurationVar(&lf.lateAfter, "late-after", loadgen.DefaultLateAfter, "open model: a call sent this far behind schedule counts as late")
-	fl.DurationVar(&lf.grace, "graceful-stop", loadgen.DefaultGracefulStop, "how long calls under way when the run ends may still take before they are cut off and counted as such (0: as long as --timeout); in the open model -z bounds the run, calls due but not started by its end are dropped")
+	fl.DurationVar(&lf.grace, "graceful-stop", loadgen.DefaultGracefulStop, "how long calls under way when the duration ends (or an abort) may still take before they are cut off and counted as such (0: as long as --timeout; -n waits for the calls it counts); in the open model -z bounds the run, calls due but not started by its end are dropped")
 	fl.DurationVar(&lf.interval, "interval", time.Second, "timeline and progress interval")
 	fl.BoolVarP(&lf.quiet, "quiet", "q", false, "no progress output on stderr")
 	fl.StringVar(&lf.prometheus, "prometheus", "", "serve the engine's metrics (mcp.client.*, sessions, reconnects) at ADDR/metrics during the run, e.g. 127.0.0.1:9464 (loopback only)")

@@ -65,7 +65,8 @@ type Config struct {
 	Duration time.Duration
 	Count    int64
 	// GracefulStop is how long the calls under way when the run ends (its
-	// duration, count or an abort) may still take (k6's gracefulStop;
+	// duration or an abort; a count waits for the calls it counts) may
+	// still take (k6's gracefulStop;
 	// default DefaultGracefulStop, negative: as long as their timeout).
 	// Those it cuts off are counted in Result.CutOff and not measured.
 	GracefulStop time.Duration

@@ -64,3 +64,18 @@ func TestProgressSaysWhenTheGeneratorIsBehind(t *testing.T) {
 	require.NoError(t, err)
 	assert.Greater(t, behind, int64(10), "one slot held by a 1 s call while 200 calls/s fall due")
 }
+
+// A count is exact: the graceful stop does not cut the calls it counts.
+func TestGracefulStopLeavesACountExact(t *testing.T) {
+	res, err := Run(t.Context(), Config{
+		Target: demoTarget(demoserver.Options{}),
+		// Call 0 returns at once and its worker's next claim stops the
+		// run while call 1 still sleeps.
+		Sessions: 1, Concurrency: 2, Count: 2,
+		Workload:     &Workload{Requests: []Request{{Tool: "sleep", Args: `{"ms": {{if eq .N 0}}0{{else}}300{{end}}}`}}},
+		GracefulStop: time.Millisecond,
+	})
+	require.NoError(t, err)
+	assert.EqualValues(t, 2, res.Calls)
+	assert.Zero(t, res.CutOff)
+}

@@ -548,7 +548,9 @@ func (r *runner) waitStart(start time.Time) bool {
 var errGracefulStop = errors.New("loadgen: cut off at the graceful stop")
 
 // graceAfterStop cuts the calls still under way GracefulStop after the run
-// stops; the returned func disarms it.
+// stops at its end or an abort; the returned func disarms it. A count
+// stays exact: the calls it counts are waited for (each within its
+// timeout), and the caller's context cuts the calls by itself.
 func (r *runner) graceAfterStop() (disarm func()) {
 	if r.cfg.GracefulStop < 0 {
 		return func() {}
@@ -556,6 +558,9 @@ func (r *runner) graceAfterStop() (disarm func()) {
 	var mu sync.Mutex
 	var t *time.Timer
 	stopWatch := context.AfterFunc(r.stopCtx, func() {
+		if why := r.stopWhy.Load(); why != stopEnd && why != stopAbort {
+			return
+		}
 		mu.Lock()
 		defer mu.Unlock()
 		// Owner: the runtime timer; cutCalls only cancels a context.
