@@ -30,6 +30,10 @@ type Config struct {
 	Cluster *cluster.Config
 	// Servers are the upstream MCP servers by name (the mcpServers names).
 	Servers map[string]Server
+	// Version is the version the gateway gives as its serverInfo (default:
+	// the module version recorded in the binary, else "dev"); a program
+	// that knows its own build version (engine gateway) sets it.
+	Version string
 	// Clients are the gateway clients allowed in, each with its bearer
 	// token and policy. With none, authentication is off: anyone who can
 	// reach the listener (loopback only, unless allowed) is let in under

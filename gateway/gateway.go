@@ -1,6 +1,7 @@
 package gateway
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -87,7 +88,7 @@ func New(ctx context.Context, cfg Config) (_ *Gateway, err error) {
 	g := &Gateway{
 		cfg:     cfg,
 		log:     cfg.Logger,
-		version: buildVersion(),
+		version: cmp.Or(cfg.Version, buildVersion()),
 		servers: map[string]*upstream{},
 		mux:     http.NewServeMux(),
 	}

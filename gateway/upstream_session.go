@@ -48,5 +48,36 @@ func (s localSession) call(ctx context.Context, method string, params any, progr
 	if progress != nil {
 		opts = append(opts, mcpengine.WithProgress(progress))
 	}
+	if method == messages.MethodToolsCall && s.Capabilities().Tasks.ToolCallsAsTasks() {
+		if raw, ok := params.(messages.RawMessage); ok {
+			return s.callTool(ctx, raw, opts)
+		}
+	}
 	return s.Call(ctx, method, params, opts...)
+}
+
+// callTool forwards a tools/call to a server that runs tool calls as
+// tasks (2025-11-25). Its tools whose execution.taskSupport is "required"
+// refuse a plain call: Session.CallTool runs them as tasks, waits for the
+// result and cancels the task if the client leaves, so the gateway's
+// clients need not know about tasks. A client that asked for a task itself
+// (params.task) gets the server's answer unchanged.
+func (s localSession) callTool(ctx context.Context, raw messages.RawMessage, opts []mcpengine.CallOption) (messages.RawMessage, error) {
+	var p struct {
+		Name      string              `json:"name"`
+		Arguments messages.RawMessage `json:"arguments,omitempty"`
+		Task      messages.RawMessage `json:"task,omitempty"`
+	}
+	if err := messages.Unmarshal(raw, &p); err != nil || p.Task != nil || p.Name == "" {
+		return s.Call(ctx, messages.MethodToolsCall, raw, opts...)
+	}
+	var args any
+	if len(p.Arguments) > 0 {
+		args = p.Arguments
+	}
+	res, err := s.CallTool(ctx, p.Name, args, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return messages.Marshal(res)
 }

@@ -112,7 +112,7 @@ func callTool(cmd *cobra.Command, f *targetFlags, c *client, name string, args m
 	if args != nil {
 		params.Arguments = args
 	}
-	raw, err := c.s.Call(cmd.Context(), messages.MethodToolsCall, params, opts...)
+	raw, err := callToolRaw(cmd, c, params, opts)
 	if err != nil {
 		if cerr := f.features.capabilityError(fmt.Sprintf("tool %q", name), err); cerr != nil {
 			return cerr
@@ -148,4 +148,20 @@ func callTool(cmd *cobra.Command, f *targetFlags, c *client, name string, args m
 		return &exitError{code: 1, msg: fmt.Sprintf("tool %q returned an error (isError): %s", name, msg)}
 	}
 	return nil
+}
+
+// callToolRaw makes the call and returns the result's JSON. On a server
+// that runs tool calls as tasks (2025-11-25), Session.CallTool makes it:
+// a tool whose execution.taskSupport is "required" refuses a plain call,
+// and CallTool then runs it as a task and waits for its result. Other
+// servers get the plain call, whose result --json prints as sent.
+func callToolRaw(cmd *cobra.Command, c *client, params *messages.CallToolParams, opts []mcpengine.CallOption) (messages.RawMessage, error) {
+	if !c.s.Capabilities().Tasks.ToolCallsAsTasks() {
+		return c.s.Call(cmd.Context(), messages.MethodToolsCall, params, opts...)
+	}
+	res, err := c.s.CallTool(cmd.Context(), params.Name, params.Arguments, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return messages.Marshal(res)
 }

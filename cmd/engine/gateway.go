@@ -156,6 +156,7 @@ func runGateway(cmd *cobra.Command, f *gatewayFlags) error {
 	} else if f.cluster.join != "" {
 		return usagef("--join needs --listen-cluster")
 	}
+	cfg.Version = version()
 	g, err := gateway.New(cmd.Context(), *cfg)
 	if err != nil {
 		return err

@@ -51,6 +51,7 @@ type loadFlags struct {
 	abortGrace time.Duration
 	maxErrRate string
 	lateAfter  time.Duration
+	grace      time.Duration
 	interval   time.Duration
 	quiet      bool
 	prometheus string
@@ -168,6 +169,7 @@ See docs/LOAD-CLUSTER.md.`,
 	fl.DurationVar(&lf.abortGrace, "abort-grace", 0, "measured time before --abort-on-fail and --max-error-rate judge anything")
 	fl.StringVar(&lf.maxErrRate, "max-error-rate", "", `stop the run when more than this share of the calls so far failed, e.g. "50%" (a threshold error_rate<=X judged at every interval)`)
 	fl.DurationVar(&lf.lateAfter, "late-after", loadgen.DefaultLateAfter, "open model: a call sent this far behind schedule counts as late")
+	fl.DurationVar(&lf.grace, "graceful-stop", loadgen.DefaultGracefulStop, "how long calls under way when the duration ends (or an abort) may still take before they are cut off and counted as such (0: as long as --timeout; -n waits for the calls it counts); in the open model -z bounds the run, calls due but not started by its end are dropped")
 	fl.DurationVar(&lf.interval, "interval", time.Second, "timeline and progress interval")
 	fl.BoolVarP(&lf.quiet, "quiet", "q", false, "no progress output on stderr")
 	fl.StringVar(&lf.prometheus, "prometheus", "", "serve the engine's metrics (mcp.client.*, sessions, reconnects) at ADDR/metrics during the run, e.g. 127.0.0.1:9464 (loopback only)")
@@ -282,7 +284,10 @@ func (lf *loadFlags) config(cmd *cobra.Command, f *targetFlags) (*loadgen.Config
 		Sessions: lf.sessions, Concurrency: lf.concurrency,
 		Duration: lf.duration, Count: lf.count, Rate: lf.rate,
 		Churn: lf.churn, NoOutputCheck: lf.noCheck, NoPreflight: lf.noPre,
-		LateAfter: lf.lateAfter, Interval: lf.interval,
+		LateAfter: lf.lateAfter, Interval: lf.interval, GracefulStop: lf.grace,
+	}
+	if lf.grace == 0 {
+		cfg.GracefulStop = -1 // no limit but the calls' own timeout
 	}
 	if changed("count") && !changed("duration") {
 		cfg.Duration = 0 // -n alone: run until the count is reached
@@ -467,7 +472,11 @@ func loadStatus(r *loadgen.Result, checks []*loadgen.Threshold) error {
 
 // describeLoad says in words what the load is, as the report will.
 func describeLoad(c *loadgen.Config) string {
-	return report.LoadShape(c.Model == loadgen.Open, c.Rate, c.StartLevel, c.Stages, c.Sessions, c.Concurrency)
+	unit := "calls"
+	if w := c.Workload; w != nil {
+		unit = report.ArrivalUnit(len(w.Requests) > 0, len(w.Flows) > 0)
+	}
+	return report.LoadShape(c.Model == loadgen.Open, c.Rate, c.StartLevel, c.Stages, c.Sessions, c.Concurrency, unit)
 }
 
 func runLimit(c *loadgen.Config) string {

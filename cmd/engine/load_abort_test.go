@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -34,6 +35,8 @@ func TestLoadAbortsOnErrorRateAndOnAThresholdCrossed(t *testing.T) {
 			assert.Contains(t, res.Aborted, c.want)
 			assert.Less(t, res.Duration, 50.0, "stopped long before the 60 s it was given")
 			assert.Positive(t, res.Calls)
+			// The line the run stops with gives the report's total.
+			assert.Contains(t, r.stderr, fmt.Sprintf("the report counts %d calls", res.Calls))
 		})
 	}
 	r := engine(t, "", "load", "-n", "10", "--abort-on-fail", "--threshold", "server_cpu_pct<50")

@@ -53,6 +53,9 @@ func liveView(pr loadgen.Progress) []string {
 	if l.Late > 0 {
 		rate += fmt.Sprintf("   late %d", l.Late)
 	}
+	if pr.Behind > 0 {
+		rate += fmt.Sprintf("   BEHIND: %d calls due not started (dropped if still due at the end)", pr.Behind)
+	}
 
 	lat := fmt.Sprintf("  latency    p50 %s   p90 %s   p99 %s   max %s   (last %.0fs)",
 		dur(l.P50US), dur(l.P90US), dur(l.P99US), dur(l.MaxUS), l.Seconds)
@@ -76,8 +79,28 @@ func liveView(pr loadgen.Progress) []string {
 	}
 
 	lines := []string{head.String(), rate, lat, errs}
+	for _, m := range pr.Lost {
+		l := fmt.Sprintf("  LOST       member %s (%s): its share no longer runs", m.Address, m.Why)
+		if m.Owed > 0 {
+			l += fmt.Sprintf("; %d calls it owed not made so far", m.Owed)
+		}
+		lines = append(lines, l)
+	}
+	if s := pr.Supervision; s.Reconnects > 0 || s.Restarts > 0 || s.NotReadyNow > 0 {
+		sup := fmt.Sprintf("  sessions   %d reconnects (%d restarts), %s not ready in all", s.Reconnects, s.Restarts, fmtDuration(s.NotReady))
+		if s.NotReadyNow > 0 {
+			sup += fmt.Sprintf("   NOT READY NOW: %d", s.NotReadyNow)
+		}
+		lines = append(lines, sup)
+	}
 	if l.ServerRSS > 0 || l.ClientCPU > 0 {
-		res := fmt.Sprintf("  CPU        server %.0f%%   load generator %.0f%%", l.ServerCPU, l.ClientCPU)
+		// Only the processes the engine started are measured: a URL
+		// target's server is not one of them.
+		server := "n/a"
+		if l.ServerRSS > 0 {
+			server = fmt.Sprintf("%.0f%%", l.ServerCPU)
+		}
+		res := fmt.Sprintf("  CPU        server %s   load generator %.0f%%", server, l.ClientCPU)
 		if l.ServerRSS > 0 {
 			res += "   server memory " + loadgen.FormatBytes(float64(l.ServerRSS))
 		}

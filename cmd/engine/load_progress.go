@@ -105,6 +105,15 @@ func progressLine(pr loadgen.Progress) string {
 	if l.Late > 0 {
 		fmt.Fprintf(&b, ", late %d", l.Late)
 	}
+	if pr.Behind > 0 {
+		fmt.Fprintf(&b, ", behind %d (due, not started)", pr.Behind)
+	}
+	for _, m := range pr.Lost {
+		fmt.Fprintf(&b, ", LOST member %s (%s, %d calls owed)", m.Address, m.Why, m.Owed)
+	}
+	if s := pr.Supervision; s.Reconnects > 0 || s.NotReadyNow > 0 {
+		fmt.Fprintf(&b, ", reconnects %d, not ready now %d", s.Reconnects, s.NotReadyNow)
+	}
 	if l.ServerRSS > 0 {
 		fmt.Fprintf(&b, ", server CPU %.0f%% RSS %s", l.ServerCPU, loadgen.FormatBytes(float64(l.ServerRSS)))
 	}

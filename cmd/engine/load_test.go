@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -451,4 +452,12 @@ func TestVersionAndCompletion(t *testing.T) {
 	r = engine(t, "", "completion", "bash")
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "bash completion")
+}
+
+// A --stdio target is named by its whole command line: "Target: node"
+// does not say which server was measured.
+func TestLoadNamesAStdioTargetByItsCommandLine(t *testing.T) {
+	t.Parallel()
+	r := ok(t, "load", "-n", "20", "--stdio", engineBin+" serve --name labelled", "-q")
+	assert.Regexp(t, `(?m)^Target: +`+regexp.QuoteMeta(engineBin)+` serve --name labelled$`, r.stdout)
 }

@@ -102,6 +102,16 @@ func (f *targetFlags) startTelemetry(cmd *cobra.Command, prometheusAddr string) 
 	}, nil
 }
 
+// commandLabel is a server's command line as a report shows it, each word
+// quoted for a POSIX shell where it needs to be.
+func commandLabel(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = shellQuote(w)
+	}
+	return strings.Join(q, " ")
+}
+
 // target resolves the flags to the server to start and a label for it.
 func (f *targetFlags) target() (mcpengine.ServerConfig, string, error) {
 	given := 0
@@ -133,7 +143,9 @@ func (f *targetFlags) target() (mcpengine.ServerConfig, string, error) {
 		if len(words) == 0 {
 			return mcpengine.ServerConfig{}, "", usagef("--stdio: empty command")
 		}
-		return mcpengine.ServerConfig{Command: words[0], Args: words[1:]}, words[0], nil
+		// The label is the whole command line: "node" alone does not say
+		// which server a report measured.
+		return mcpengine.ServerConfig{Command: words[0], Args: words[1:]}, commandLabel(words), nil
 	}
 
 	if f.configFile != "" {
@@ -161,6 +173,8 @@ func (f *targetFlags) target() (mcpengine.ServerConfig, string, error) {
 		}
 		switch {
 		case sc.Command != "":
+			// The name says which server; its arguments stay out of
+			// reports (a config file may put credentials there).
 			return sc, fmt.Sprintf("%s (%s)", name, sc.Command), nil
 		case sc.URL != "":
 			return sc, fmt.Sprintf("%s (%s)", name, httpx.RedactURL(sc.URL)), nil

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"net"
+	"net/url"
 	"os"
 	"strings"
 
@@ -13,6 +15,11 @@ import (
 // may name environment variables ($TOKEN), which keeps secrets out of
 // shell history and process listings.
 func (f *targetFlags) urlTarget() (mcpengine.ServerConfig, string, error) {
+	u, err := withScheme(f.url)
+	if err != nil {
+		return mcpengine.ServerConfig{}, "", err
+	}
+	f.url = u
 	sc := mcpengine.ServerConfig{URL: f.url, Type: f.transport}
 	for _, h := range f.headers {
 		name, value, ok := strings.Cut(h, ":")
@@ -40,6 +47,26 @@ func (f *targetFlags) urlTarget() (mcpengine.ServerConfig, string, error) {
 		return mcpengine.ServerConfig{}, "", usagef("--transport %q: want http, streamable-http, sse or ws", f.transport)
 	}
 	return sc, httpx.RedactURL(f.url), nil
+}
+
+// withScheme completes a --url given without a scheme: a loopback host
+// (127.0.0.1:3101/mcp, localhost:8080/mcp) is http://, as the servers one
+// starts to try are; any other host is refused with the fix, rather than
+// guessing between http and https for a remote one.
+func withScheme(raw string) (string, error) {
+	if strings.Contains(raw, "://") {
+		return raw, nil
+	}
+	u, err := url.Parse("http://" + raw)
+	if err != nil || u.Host == "" {
+		return "", usagef("--url %q: want an absolute URL such as http://127.0.0.1:3000/mcp", httpx.RedactURL(raw))
+	}
+	host := u.Hostname()
+	if ip := net.ParseIP(host); host == "localhost" || (ip != nil && ip.IsLoopback()) {
+		return u.String(), nil
+	}
+	shown := httpx.RedactURL(raw)
+	return "", usagef("--url %q has no scheme: write https://%s (or http://%s for a server without TLS)", shown, shown, shown)
 }
 
 // hasHeader reports whether headers name the header, in any case.

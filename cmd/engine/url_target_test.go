@@ -150,3 +150,19 @@ func TestPingOfAnUnreachableURLFailsAtOncePlainly(t *testing.T) {
 		}
 	}
 }
+
+// A --url without a scheme: a loopback one is http://, as a server one
+// started to try is; another host gets the fix, not "[invalid URL] is not
+// an absolute URL".
+func TestURLWithoutScheme(t *testing.T) {
+	p := startServe(t, "http")
+	bare := strings.TrimPrefix(p.url, "http://")
+	require.NotEqual(t, p.url, bare)
+	r := ok(t, "call", "echo", "--url", bare, "--arg", "text=no scheme")
+	assert.Contains(t, r.stdout, "no scheme")
+
+	r = engine(t, "", "ping", "--url", "mcp.example.com/mcp")
+	assert.Equal(t, 2, r.code)
+	assert.Contains(t, r.stderr, "write https://mcp.example.com/mcp")
+	assert.NotContains(t, r.stderr, "invalid URL")
+}

@@ -75,7 +75,7 @@ func (l *liveStats) checkAbort(cfg *Config, at time.Duration) string {
 	}
 	for _, t := range cfg.Abort {
 		if tr := t.Check(res); !tr.Pass && tr.Note == "" {
-			return fmt.Sprintf("threshold %s crossed after %v of measurement (%s = %s over %d calls)",
+			return fmt.Sprintf("threshold %s crossed after %v of measurement (%s = %s, judged on the first %d calls)",
 				t.Expr, at.Round(100*time.Millisecond), tr.Metric, FormatValue(Unit(tr.Unit), tr.Actual), res.Calls)
 		}
 	}

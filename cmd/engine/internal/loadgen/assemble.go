@@ -2,6 +2,7 @@ package loadgen
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"runtime"
 	"slices"
@@ -22,6 +23,7 @@ func (r *runner) result(smp *sampler) *Result {
 		Stages: cfg.Stages, Churn: cfg.Churn,
 		Started:     r.start.UTC().Round(time.Millisecond),
 		Interrupted: r.stopWhy.Load() == stopCtx || r.ctx.Err() != nil,
+		CutOff:      r.cutOff.Load(),
 		Aborted:     derefOr(r.aborted.Load(), ""),
 		Timeline:    smp.timeline,
 		LatencyHist: NewHistogram(),
@@ -148,6 +150,11 @@ func (r *runner) result(smp *sampler) *Result {
 	res.Failed = res.Errors.Total()
 	res.Calls = res.OK + res.Failed
 	res.ErrorRate = ratio(res.Failed, res.Calls)
+	if res.Aborted != "" {
+		// The calls under way when the threshold stopped the run finish
+		// and count: say the total the report shows.
+		res.Aborted += abortedTotal(res.Calls)
+	}
 	res.RPCCodes = codeMap(codes)
 	if len(first) > 0 {
 		res.FirstErrors = first
@@ -165,7 +172,10 @@ func (r *runner) result(smp *sampler) *Result {
 	// Per session.
 	for _, sl := range r.slots {
 		lat.Reset()
-		sr := SessionResult{Session: sl.idx, Connects: sl.connects.Load()}
+		sup := sl.sup.snapshot(time.Now())
+		res.Supervision.add(sup)
+		sr := SessionResult{Session: sl.idx, Connects: sl.connects.Load(),
+			Reconnects: sup.Reconnects, Restarts: sup.Restarts, NotReadyS: sup.NotReadyS}
 		for _, m := range sl.stats.methods {
 			if m == nil {
 				continue
@@ -208,6 +218,10 @@ func (r *runner) result(smp *sampler) *Result {
 		res.HDR.Handshake = encodePacked(r.handshake, lat)
 	}
 	histBytes += int64(r.dialHist.GetMemorySize() + r.handshake.GetMemorySize())
+	if s := res.Supervision; s.Reconnects > 0 {
+		r.warn("sessions were reconnected %d times by the engine after their server or connection was lost (%d restarts); they spent %.1fs not ready in all, and the calls due meanwhile waited or failed",
+			s.Reconnects, s.Restarts, s.NotReadyS)
+	}
 	if r.connectFails > 0 {
 		r.warn("%d connects failed during the run; last error: %s", r.connectFails, r.connectErr)
 	}
@@ -225,6 +239,14 @@ func (r *runner) result(smp *sampler) *Result {
 	r.finalWarnings(res)
 	res.Warnings = r.warnings
 	return res
+}
+
+// abortedTotalPrefix begins the part of Result.Aborted that gives the
+// report's total, which a merge replaces with the merged one.
+const abortedTotalPrefix = "; the report counts "
+
+func abortedTotal(calls int64) string {
+	return fmt.Sprintf("%s%d calls, with those under way at the stop", abortedTotalPrefix, calls)
 }
 
 // warmTickets is the number of calls the warm-up takes.
@@ -268,6 +290,11 @@ func (r *runner) schedule(lag *hdrhistogram.Histogram) *Schedule {
 		sl.stats.mu.Unlock()
 	}
 	sc.Unsent = max(0, sc.Intended-sc.Sent)
+	if r.stopWhy.Load() == stopEnd {
+		// The duration ended with these still due: dropped, not sent late
+		// (the calls the graceful stop cut off were started).
+		sc.Dropped = max(0, sc.Unsent-r.cutOff.Load())
+	}
 	// Sends over the time sending took: the scheduled window, or longer
 	// when the last send came after it (a generator that fell behind sent
 	// at the rate it managed, not the one it was asked for).
@@ -287,7 +314,10 @@ func (r *runner) finalWarnings(res *Result) {
 			r.warn("%d of %d calls (%.1f%%) were sent more than %v behind schedule: every session had %d calls in flight. Raise -c, or the server cannot keep up with -r",
 				s.Late, s.Intended, 100*float64(s.Late)/float64(s.Intended), r.cfg.LateAfter, r.cfg.Concurrency)
 		}
-		if s.Unsent > 0 && !res.Interrupted {
+		if s.Dropped > 0 {
+			r.warn("%d of %d calls due were dropped: every session had %d calls in flight until the duration ended. Raise -c, or the server cannot keep up with -r",
+				s.Dropped, s.Intended, r.cfg.Concurrency)
+		} else if s.Unsent > 0 && !res.Interrupted {
 			r.warn("%d scheduled calls were never sent before the run ended", s.Unsent)
 		}
 		// Lag that is not back-pressure (few late calls) is the

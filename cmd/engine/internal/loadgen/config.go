@@ -57,9 +57,19 @@ type Config struct {
 	StartLevel float64
 
 	// Duration is the measured time; Count the number of measured calls.
-	// Calls under way when the run ends complete and count.
+	// Calls under way when the run ends complete and count, for
+	// GracefulStop at most. In the open model the duration bounds the
+	// run: a call due in it that no session could start before it ended
+	// is dropped (Schedule.Dropped, k6's dropped_iterations), not sent
+	// late.
 	Duration time.Duration
 	Count    int64
+	// GracefulStop is how long the calls under way when the run ends (its
+	// duration or an abort; a count waits for the calls it counts) may
+	// still take (k6's gracefulStop;
+	// default DefaultGracefulStop, negative: as long as their timeout).
+	// Those it cuts off are counted in Result.CutOff and not measured.
+	GracefulStop time.Duration
 	// WarmupDuration or WarmupCount run first, at the starting level, and
 	// are not measured.
 	WarmupDuration time.Duration
@@ -136,6 +146,11 @@ type Config struct {
 // DefaultLateAfter is Config.LateAfter's default.
 const DefaultLateAfter = 10 * time.Millisecond
 
+// DefaultGracefulStop is Config.GracefulStop's default: long enough for a
+// healthy call to finish, short enough that a stalled server does not
+// hold the run for a whole call timeout (30 s by default).
+const DefaultGracefulStop = 10 * time.Second
+
 func (c *Config) withDefaults() error {
 	if c.Target == nil {
 		return errors.New("loadgen: no Target")
@@ -204,6 +219,9 @@ func (c *Config) withDefaults() error {
 	}
 	if c.LateAfter <= 0 {
 		c.LateAfter = DefaultLateAfter
+	}
+	if c.GracefulStop == 0 {
+		c.GracefulStop = DefaultGracefulStop
 	}
 	if c.Interval <= 0 {
 		c.Interval = time.Second

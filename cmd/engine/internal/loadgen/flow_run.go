@@ -75,7 +75,7 @@ func (r *runner) think(t Think, timer **time.Timer) bool {
 	select {
 	case <-(*timer).C:
 		return true
-	case <-r.ctx.Done():
+	case <-r.callCtx.Done():
 		return false
 	}
 }

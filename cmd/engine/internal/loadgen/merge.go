@@ -2,6 +2,7 @@ package loadgen
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -31,6 +32,11 @@ type MemberResult struct {
 	Sessions int     `json:"sessions"`
 	Rate     float64 `json:"rate,omitempty"`
 	Count    int64   `json:"count,omitempty"`
+	// Owed, for a member that did not finish, is the calls of its share
+	// it never made: the rest of its count, or in the open model the
+	// calls its rate made due after its last report (0 when the share
+	// sets no number: a closed model bounded by time).
+	Owed int64 `json:"owed,omitempty"`
 
 	Calls          int64   `json:"calls"`
 	OK             int64   `json:"ok"`
@@ -186,10 +192,13 @@ func Merge(parts []Part) (*Result, error) {
 		res.Client.HeapBytesMax = max(res.Client.HeapBytesMax, r.Client.HeapBytesMax)
 		res.Client.HistogramBytes += r.Client.HistogramBytes
 		res.Client.Cores += r.Client.Cores
+		res.Client.CPUs += r.Client.CPUs
 		for _, w := range r.Warnings {
 			res.Warnings = append(res.Warnings, m.Address+": "+w)
 		}
 		res.Interrupted = res.Interrupted || r.Interrupted
+		res.CutOff += r.CutOff
+		res.Supervision.add(r.Supervision)
 		if res.Aborted == "" {
 			res.Aborted = r.Aborted
 		}
@@ -220,6 +229,9 @@ func Merge(parts []Part) (*Result, error) {
 	}
 	if len(first) > 0 {
 		res.FirstErrors = first
+	}
+	if before, _, ok := strings.Cut(res.Aborted, abortedTotalPrefix); ok {
+		res.Aborted = before + abortedTotal(res.Calls) // the member's was its own
 	}
 	res.Seconds = res.Duration.Seconds()
 	if res.Duration > 0 {
@@ -263,6 +275,7 @@ func mergeSchedule(res, r *Result, lag *hdrhistogram.Histogram) error {
 	s.Intended += q.Intended
 	s.Sent += q.Sent
 	s.Late += q.Late
+	s.Dropped += q.Dropped
 	s.SentPerSec += q.SentPerSec
 	h, err := DecodeHDR(r.HDR.SendLag)
 	if err != nil {

@@ -37,6 +37,9 @@ type ClientStats struct {
 	// HistogramBytes is the memory all latency histograms hold at the end:
 	// it depends on the sessions and request kinds, not on the run's length.
 	HistogramBytes int64 `json:"histogram_bytes"`
-	// Cores is GOMAXPROCS.
+	// Cores is GOMAXPROCS (the CPUs Go runs on at once) and CPUs the
+	// logical CPUs the OS lets the process use (runtime.NumCPU); a
+	// distributed run's are summed over its members.
 	Cores int `json:"cores"`
+	CPUs  int `json:"cpus"`
 }

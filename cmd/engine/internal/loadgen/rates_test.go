@@ -24,7 +24,10 @@ func TestSendRateIsSendsOverTheTimeSendingTook(t *testing.T) {
 	require.NoError(t, err)
 	s := res.Schedule
 	require.NotNil(t, s)
-	require.EqualValues(t, 40, s.Sent)
+	// The server takes 20 ms a call: the few calls one slot starts in the
+	// 40 ms are sent, the rest dropped at the end.
+	require.EqualValues(t, 40, s.Sent+s.Dropped)
+	require.Positive(t, s.Sent)
 	most := float64(s.Sent) / (float64(s.Sent-1) * delay.Seconds())
 	assert.LessOrEqual(t, s.SentPerSec, most, "sent/s over the time sending took (asked for 1000/s)")
 	assert.LessOrEqual(t, res.CallsPerSecond, most)

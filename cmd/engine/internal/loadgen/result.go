@@ -84,6 +84,10 @@ type Result struct {
 	// (initialize, or server/discover in 2026-07-28).
 	Connect   ConnectStats `json:"connect_us"`
 	Handshake Latency      `json:"handshake_us"`
+	// Supervision is the engine's recovery during the run: sessions
+	// reconnected after their server or connection was lost, and the
+	// time they spent not ready.
+	Supervision SupervisionStats `json:"supervision"`
 	// Protocols are the protocol versions the connects negotiated: one
 	// entry unless the sessions (or reconnects) settled on different ones.
 	Protocols []ProtocolUse `json:"protocols,omitempty"`
@@ -115,6 +119,10 @@ type Result struct {
 	// Interrupted is set when the caller's context ended the run early;
 	// calls cut short by it are not counted.
 	Interrupted bool `json:"interrupted,omitempty"`
+	// CutOff counts the calls still under way Config.GracefulStop after
+	// the run ended, cut off then and not measured (k6's interrupted
+	// iterations).
+	CutOff int64 `json:"cut_off,omitempty"`
 	// Aborted says which abort threshold stopped the run early.
 	Aborted string `json:"aborted,omitempty"`
 	// Warnings are things the reader should know (a tool the server does
@@ -159,10 +167,14 @@ type HDRDump struct {
 // than LateAfter behind schedule (every session's slots were busy), and
 // how many were never sent before the run ended.
 type Schedule struct {
-	Intended    int64   `json:"intended"`
-	Sent        int64   `json:"sent"`
-	Late        int64   `json:"late"`
-	Unsent      int64   `json:"unsent"`
+	Intended int64 `json:"intended"`
+	Sent     int64 `json:"sent"`
+	Late     int64 `json:"late"`
+	Unsent   int64 `json:"unsent"`
+	// Dropped are the calls of Unsent that were due while every session's
+	// slots were busy and could not start before the duration ended (k6's
+	// dropped_iterations): the generator was behind the schedule.
+	Dropped     int64   `json:"dropped"`
 	LateAfterUS int64   `json:"late_after_us"`
 	SentPerSec  float64 `json:"sent_per_s"`
 	// SendLag is how long after its scheduled time each call was sent.
@@ -235,14 +247,19 @@ type MethodResult struct {
 // SessionResult is one session's figures (a session index: in churn mode
 // it stands for all the connections made in turn).
 type SessionResult struct {
-	Session  int     `json:"session"`
-	Calls    int64   `json:"calls"`
-	Failed   int64   `json:"failed"`
-	Connects int64   `json:"connects"`
-	P50US    int64   `json:"p50_us"`
-	P99US    int64   `json:"p99_us"`
-	MaxUS    int64   `json:"max_us"`
-	Share    float64 `json:"share"` // of all calls (0 to 1)
+	Session  int   `json:"session"`
+	Calls    int64 `json:"calls"`
+	Failed   int64 `json:"failed"`
+	Connects int64 `json:"connects"`
+	// Reconnects, Restarts and NotReadyS are the engine's recovery of
+	// the session (SupervisionStats): connects counts only the run's own.
+	Reconnects int64   `json:"reconnects"`
+	Restarts   uint64  `json:"restarts"`
+	NotReadyS  float64 `json:"not_ready_s"`
+	P50US      int64   `json:"p50_us"`
+	P99US      int64   `json:"p99_us"`
+	MaxUS      int64   `json:"max_us"`
+	Share      float64 `json:"share"` // of all calls (0 to 1)
 }
 
 // ThresholdResult is one --threshold and its outcome.
@@ -278,10 +295,29 @@ type Progress struct {
 	// Connects are the run's connects so far (with
 	// Config.MethodHistograms only).
 	Connects ConnectsSoFar
+	// Supervision is the sessions' recovery so far; NotReadyNow the
+	// sessions not ready at the interval's end.
+	Supervision SupervisionStats
+	// Lost are a distributed run's members that went away while it ran,
+	// with the calls their share made due since (open model).
+	Lost []LostMember
+	// Behind is, in the open model, how many calls are due and not yet
+	// started: every session's slots are busy (the server is slower than
+	// the rate asked for, or -c too low). Those still behind when the
+	// duration ends are dropped.
+	Behind int64
 }
 
 func jsonMarshal(v any) ([]byte, error)   { return json.Marshal(v) }
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+// LostMember is a distributed run's member that went away during the run.
+type LostMember struct {
+	Address, Why string
+	// Owed is the calls its share made due that it did not make (open
+	// model and counts; 0 when the share sets no number).
+	Owed int64
+}
 
 // ProtocolUse is one protocol version the sessions negotiated, its era
 // ("modern": 2026-07-28 on; "legacy": the initialize handshake) and how

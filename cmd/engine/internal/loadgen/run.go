@@ -57,9 +57,15 @@ type runner struct {
 
 	stopCtx    context.Context
 	stopCancel context.CancelFunc
-	stopOnce   sync.Once
-	stopWhy    atomic.Int32
-	stopAt     atomic.Int64 // ns since start
+	// callCtx is the calls' context: the caller's, cut GracefulStop after
+	// the run stopped (cause errGracefulStop). cutOff counts the calls it
+	// cut.
+	callCtx  context.Context
+	cutCalls context.CancelCauseFunc
+	cutOff   atomic.Int64
+	stopOnce sync.Once
+	stopWhy  atomic.Int32
+	stopAt   atomic.Int64 // ns since start
 
 	tickets  atomic.Int64 // claimed, warm-up included
 	measured atomic.Int64 // measured claims (for Count)
@@ -91,6 +97,8 @@ type slot struct {
 	sess     *mcpengine.Session
 	conn     int64 // connections made
 	connects atomic.Int64
+	// sup follows the engine's reconnects of the slot's sessions.
+	sup supervision
 	// inflight counts the session's calls under way: per session, so
 	// that the callers of different sessions never write one cache line.
 	inflight atomic.Int64
@@ -124,6 +132,8 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 	r.measureAt.Store(-1)
 	r.stopCtx, r.stopCancel = context.WithCancel(ctx)
 	defer r.stopCancel()
+	r.callCtx, r.cutCalls = context.WithCancelCause(ctx)
+	defer r.cutCalls(nil)
 	if cfg.Timeout > 0 {
 		r.opts = append(r.opts, mcpengine.WithTimeout(cfg.Timeout))
 	}
@@ -205,6 +215,7 @@ func (r *runner) connect(ctx context.Context, sl *slot) error {
 	}
 	_ = r.handshake.RecordValue(micros(ph.Handshake))
 	sl.sess = s
+	sl.sup.watch(s)
 	sl.conn++
 	sl.connects.Add(1)
 	r.live.Add(1)
@@ -532,6 +543,39 @@ func (r *runner) waitStart(start time.Time) bool {
 	}
 }
 
+// errGracefulStop is the cause of the calls cut off GracefulStop after the
+// run stopped.
+var errGracefulStop = errors.New("loadgen: cut off at the graceful stop")
+
+// graceAfterStop cuts the calls still under way GracefulStop after the run
+// stops at its end or an abort; the returned func disarms it. A count
+// stays exact: the calls it counts are waited for (each within its
+// timeout), and the caller's context cuts the calls by itself.
+func (r *runner) graceAfterStop() (disarm func()) {
+	if r.cfg.GracefulStop < 0 {
+		return func() {}
+	}
+	var mu sync.Mutex
+	var t *time.Timer
+	stopWatch := context.AfterFunc(r.stopCtx, func() {
+		if why := r.stopWhy.Load(); why != stopEnd && why != stopAbort {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		// Owner: the runtime timer; cutCalls only cancels a context.
+		t = time.AfterFunc(r.cfg.GracefulStop, func() { r.cutCalls(errGracefulStop) })
+	})
+	return func() {
+		stopWatch()
+		mu.Lock()
+		defer mu.Unlock()
+		if t != nil {
+			t.Stop()
+		}
+	}
+}
+
 // run drives the calls and returns the result.
 func (r *runner) run() *Result {
 	r.start = r.startAt
@@ -540,6 +584,14 @@ func (r *runner) run() *Result {
 	}
 	stopWatch := context.AfterFunc(r.ctx, func() { r.stop(stopCtx) })
 	defer stopWatch()
+	if r.open && r.prof.end != forever {
+		// The duration bounds the open model's run: calls still due when
+		// it ends, every caller being busy, are dropped, not sent late.
+		// Owner: the runtime timer; stop only cancels a context.
+		t := time.AfterFunc(time.Until(r.start.Add(r.prof.end)), func() { r.stop(stopEnd) })
+		defer t.Stop()
+	}
+	defer r.graceAfterStop()()
 	switch {
 	case r.open:
 		r.measureAt.Store(int64(r.warmup))
@@ -649,6 +701,7 @@ func (r *runner) reconnect(sl *slot) bool {
 func (r *runner) closeSession(sl *slot) {
 	ctx, cancel := context.WithTimeout(context.Background(), r.cfg.CloseTimeout)
 	defer cancel()
+	sl.sup.release(time.Now())
 	_ = sl.sess.Close(ctx)
 	sl.sess = nil
 	r.live.Add(-1)
@@ -715,7 +768,7 @@ func (r *runner) sleepUntil(at time.Time, timer **time.Timer) bool {
 		select {
 		case <-(*timer).C:
 			return true
-		case <-r.ctx.Done():
+		case <-r.callCtx.Done():
 			return false
 		}
 	}
@@ -731,7 +784,7 @@ func (r *runner) sleepUntil(at time.Time, timer **time.Timer) bool {
 		return wait(time.Until(at))
 	}
 	r.preciseSleepers.Add(-1)
-	return r.ctx.Err() == nil
+	return r.callCtx.Err() == nil
 }
 
 // call makes one call of the mix and records it.
@@ -761,10 +814,13 @@ func (r *runner) send(sl *slot, s *mcpengine.Session, q *request, td *TemplateDa
 	}
 	sl.inflight.Add(1)
 	sent := time.Now()
-	raw, err = s.Call(r.ctx, wireMethod(s, q.Method), params, r.opts...)
+	raw, err = s.Call(r.callCtx, wireMethod(s, q.Method), params, r.opts...)
 	done := time.Now()
 	sl.inflight.Add(-1)
-	if err != nil && r.ctx.Err() != nil {
+	if err != nil && r.callCtx.Err() != nil {
+		if r.ctx.Err() == nil {
+			r.cutOff.Add(1)
+		}
 		return x, nil, false
 	}
 	x.class, x.err = Classify(err), err

@@ -1,6 +1,7 @@
 package loadgen
 
 import (
+	"math"
 	"runtime"
 
 	"runtime/metrics"
@@ -143,6 +144,13 @@ func (s *sampler) tick(now time.Time, sliver bool) {
 		if r.cfg.MethodHistograms {
 			pr.Connects = s.connectsSoFar()
 		}
+		for _, sl := range r.slots {
+			pr.Supervision.add(sl.sup.snapshot(now))
+		}
+		if r.open && !r.stopped() {
+			due := int64(math.Ceil(r.prof.countAt(min(r.since(now), r.prof.end)) - 1e-9))
+			pr.Behind = max(0, due-r.tickets.Load())
+		}
 		if r.prof.end != forever {
 			pr.Planned = r.prof.end
 			if !r.open {
@@ -198,7 +206,7 @@ func (s *sampler) processStats(elapsed time.Duration) *ProcStats {
 
 // clientStats are this process's figures.
 func (s *sampler) clientStats(elapsed time.Duration) ClientStats {
-	cs := ClientStats{HeapBytesMax: s.heapMax, Cores: runtime.GOMAXPROCS(0)}
+	cs := ClientStats{HeapBytesMax: s.heapMax, Cores: runtime.GOMAXPROCS(0), CPUs: runtime.NumCPU()}
 	if s.procs {
 		cs.CPUSeconds = max(0, s.prev.SelfCPUSeconds-s.first.SelfCPUSeconds)
 		if elapsed > 0 {

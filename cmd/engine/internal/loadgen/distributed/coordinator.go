@@ -421,6 +421,15 @@ func (c *coordinator) progressLocked(p loadgen.Point) loadgen.Progress {
 		pr.Planned = max(pr.Planned, m.planned)
 		pr.Warmup = pr.Warmup || (m.phase == running && m.warmup)
 	}
+	// The members lost so far, in the order they were given, with the
+	// calls their share made due since: the live view shows the loss
+	// while the run goes on.
+	measured := max(0, pr.Elapsed-c.opts.Config.WarmupDuration)
+	for _, addr := range c.order {
+		if m := c.members[addr]; m.phase == lost {
+			pr.Lost = append(pr.Lost, loadgen.LostMember{Address: addr, Why: m.err, Owed: m.owed(c.opts.Config, measured)})
+		}
+	}
 	return pr
 }
 
@@ -452,6 +461,10 @@ func (c *coordinator) result(ctx context.Context) (*loadgen.Result, error) {
 	c.mu.Lock()
 	emit := c.emitLocked(true)
 	parts := make([]loadgen.Part, 0, len(c.order))
+	// owedSchedule is the open-model account of the members that did not
+	// finish, whose figures carry none: their share's calls due, and
+	// those they made.
+	var owedSchedule loadgen.Schedule
 	for _, addr := range c.order {
 		m := c.members[addr]
 		mr := loadgen.MemberResult{Address: addr, Error: m.err, Sessions: m.share.sessions,
@@ -463,6 +476,13 @@ func (c *coordinator) result(ctx context.Context) (*loadgen.Result, error) {
 			mr.Status = loadgen.MemberFailed
 		default:
 			mr.Status = loadgen.MemberLost
+		}
+		if m.phase != finished {
+			mr.Owed = m.owed(c.opts.Config, forever)
+			if due, ok := m.due(c.opts.Config, forever); ok && c.opts.Config.Model == loadgen.Open {
+				owedSchedule.Intended += due
+				owedSchedule.Sent += due - mr.Owed
+			}
 		}
 		parts = append(parts, loadgen.Part{Member: mr, Result: m.figures()})
 	}
@@ -490,10 +510,23 @@ func (c *coordinator) result(ctx context.Context) (*loadgen.Result, error) {
 		res.StartLevel = cfg.StartLevel
 	}
 	res.Interrupted = ctx.Err() != nil
+	if owedSchedule.Intended > 0 {
+		if res.Schedule == nil {
+			res.Schedule = &loadgen.Schedule{}
+		}
+		s := res.Schedule
+		s.Intended += owedSchedule.Intended
+		s.Sent += owedSchedule.Sent
+		s.Unsent = max(0, s.Intended-s.Sent)
+	}
 	for _, m := range res.Members {
 		if m.Status != loadgen.MemberFinished {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("member %s %s (%s): its share of %d sessions was not run to the end; %d calls it made before count",
-				m.Address, m.Status, m.Error, m.Sessions, m.Calls))
+			w := fmt.Sprintf("member %s %s (%s): its share of %d sessions was not run to the end; %d calls it made before count",
+				m.Address, m.Status, m.Error, m.Sessions, m.Calls)
+			if m.Owed > 0 {
+				w += fmt.Sprintf(", %d calls its share owed were never made", m.Owed)
+			}
+			res.Warnings = append(res.Warnings, w)
 		}
 	}
 	return res, nil

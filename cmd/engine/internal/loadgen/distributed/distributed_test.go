@@ -68,7 +68,13 @@ func coordinatorMain() int {
 	var sessions, conc int
 	fmt.Sscan(os.Getenv("DLOAD_SHAPE"), &rate, &count, &sessions, &conc)
 	cfg := &loadgen.Config{Model: loadgen.Open, Rate: rate, Count: count, Sessions: sessions, Concurrency: conc,
-		Interval: 100 * time.Millisecond}
+		Interval: 100 * time.Millisecond,
+		// What the live view would show of a lost member, for the test.
+		Progress: func(p loadgen.Progress) {
+			for _, l := range p.Lost {
+				fmt.Fprintf(os.Stderr, "live: lost %s owed %d\n", l.Address, l.Owed)
+			}
+		}}
 	res, err := Run(context.Background(), Options{System: nd.sys, Members: strings.Split(os.Getenv("DLOAD_MEMBERS"), ","), Config: cfg})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -170,6 +176,13 @@ func startWorkers(t *testing.T, n int) []*child {
 // its Result.
 func runCoordinator(t *testing.T, members []string, rate float64, count int64, sessions, conc int) *loadgen.Result {
 	t.Helper()
+	res, _ := runCoordinatorLog(t, members, rate, count, sessions, conc)
+	return res
+}
+
+// runCoordinatorLog is runCoordinator, with what the coordinator logged.
+func runCoordinatorLog(t *testing.T, members []string, rate float64, count int64, sessions, conc int) (*loadgen.Result, string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run=^$")
@@ -181,7 +194,7 @@ func runCoordinator(t *testing.T, members []string, rate float64, count int64, s
 	require.NoError(t, err, "coordinator: %s", stderr.String())
 	var res loadgen.Result
 	require.NoError(t, json.Unmarshal(out, &res))
-	return &res
+	return &res, stderr.String()
 }
 
 func addrsOf(cs []*child) []string {
@@ -254,7 +267,7 @@ func TestDistributedLostMemberKeepsItsCalls(t *testing.T) {
 			}
 		}
 	}()
-	res := runCoordinator(t, addrs, 300, 900, 3, 2)
+	res, log := runCoordinatorLog(t, addrs, 300, 900, 3, 2)
 	<-killed
 	for _, m := range res.Members {
 		t.Logf("member %s: %s %q, %d of %d calls in %.2fs", m.Address, m.Status, m.Error, m.Calls, m.Count, m.Seconds)
@@ -262,6 +275,22 @@ func TestDistributedLostMemberKeepsItsCalls(t *testing.T) {
 
 	disttest.PartialRun(t, res, victim.addr, atKill, 900)
 	assert.Contains(t, res.Warnings[len(res.Warnings)-1], victim.addr)
+
+	// The calls the lost member owed are a number: the rest of its share,
+	// never sent, and the live view showed the loss while the run went on.
+	var owed int64
+	for _, m := range res.Members {
+		if m.Address == victim.addr {
+			assert.Equal(t, m.Count-m.Calls, m.Owed)
+			owed = m.Owed
+		}
+	}
+	assert.Positive(t, owed)
+	require.NotNil(t, res.Schedule)
+	assert.EqualValues(t, 900, res.Schedule.Intended, "every member's share was due")
+	assert.Equal(t, owed, res.Schedule.Unsent, "what the lost member owed was never sent")
+	assert.Contains(t, res.Warnings[len(res.Warnings)-1], fmt.Sprintf("%d calls its share owed were never made", owed))
+	assert.Contains(t, log, "live: lost "+victim.addr)
 }
 
 func TestSplitAddsUp(t *testing.T) {

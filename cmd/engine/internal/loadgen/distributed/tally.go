@@ -1,6 +1,7 @@
 package distributed
 
 import (
+	"math"
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
@@ -79,6 +80,47 @@ func (m *member) figures() *loadgen.Result {
 	}
 	m.connectFigures(r)
 	return r
+}
+
+// due is how many measured calls m's share makes due by at (measured
+// time; for ever: the whole run), and whether the share sets a number at
+// all (a closed model bounded by time does not).
+func (m *member) due(cfg *loadgen.Config, at time.Duration) (int64, bool) {
+	if m.share.count > 0 {
+		return m.share.count, true
+	}
+	if cfg.Model != loadgen.Open {
+		return 0, false
+	}
+	end := cfg.Duration
+	level := cfg.StartLevel
+	var n float64
+	if len(cfg.Stages) == 0 {
+		n = m.share.rate * min(at, end).Seconds()
+	} else {
+		// The arrivals of a linear ramp: the area under it.
+		var t time.Duration
+		for _, st := range cfg.Stages {
+			d := min(st.Duration, max(0, at-t))
+			to := level + (st.Target-level)*d.Seconds()/st.Duration.Seconds()
+			n += (level + to) / 2 * d.Seconds() * m.share.levelScale
+			t += st.Duration
+			level = st.Target
+		}
+	}
+	return int64(math.Round(n)), true
+}
+
+// forever is "the whole run" for due and owed.
+const forever = time.Duration(math.MaxInt64)
+
+// owed is the calls of m's share made due by at that it did not make.
+func (m *member) owed(cfg *loadgen.Config, at time.Duration) int64 {
+	due, ok := m.due(cfg, at)
+	if !ok {
+		return 0
+	}
+	return max(0, due-m.calls)
 }
 
 // connectFigures fills a lost member's connects from its last report.

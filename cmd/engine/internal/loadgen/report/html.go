@@ -62,6 +62,7 @@ code{background:#f3f4f8;padding:1px 4px;border-radius:3px}
 {{range .R.Warnings}}<div class="warn">{{.}}</div>{{end}}
 {{with .Partial}}<div class="warn">Partial run: {{.}}.</div>{{end}}
 {{if .R.Interrupted}}<div class="warn">The run was interrupted; calls cut short are not counted.</div>{{end}}
+{{with .R.CutOff}}<div class="warn">{{.}} calls still under way at the graceful stop after the end were cut off (not measured).</div>{{end}}
 {{with .R.Aborted}}<div class="warn">Aborted: {{.}}; the figures are those of the run until then.</div>{{end}}
 {{if .R.Thresholds}}<h2>Thresholds</h2><table>{{range .R.Thresholds}}<tr><td class="{{if .Pass}}pass{{else}}fail{{end}}">{{if .Pass}}pass{{else}}FAIL{{end}}</td><td style="text-align:left">{{thr .}}</td></tr>{{end}}</table>{{end}}
 
@@ -101,18 +102,18 @@ code{background:#f3f4f8;padding:1px 4px;border-radius:3px}
 {{range .R.Members}}<tr><td>{{.Address}}</td><td>{{.Status}}</td><td>{{.Sessions}}</td><td>{{.Calls}}</td><td>{{.Failed}}</td><td>{{f1 .CallsPerSecond}}</td><td>{{dur .Latency.P50}}</td><td>{{dur .Latency.P99}}</td><td>{{dur .Latency.Max}}</td><td>{{f1 .ClientCPUSeconds}}</td></tr>{{end}}
 </table>{{end}}
 {{with .R.Schedule}}<h2>Schedule (open model)</h2>
-<table><tr><th>due</th><th>sent</th><th>sent/s</th><th>late (&gt; {{us .LateAfterUS}})</th><th>never sent</th><th>send lag p99</th><th>send lag max</th></tr>
-<tr><td>{{.Intended}}</td><td>{{.Sent}}</td><td>{{f1 .SentPerSec}}</td><td>{{.Late}}</td><td>{{.Unsent}}</td><td>{{dur .SendLag.P99}}</td><td>{{dur .SendLag.Max}}</td></tr></table>{{end}}
+<table><tr><th>due</th><th>sent</th><th>sent/s</th><th>late (&gt; {{us .LateAfterUS}})</th><th>never sent</th><th>dropped</th><th>send lag p99</th><th>send lag max</th></tr>
+<tr><td>{{.Intended}}</td><td>{{.Sent}}</td><td>{{f1 .SentPerSec}}</td><td>{{.Late}}</td><td>{{.Unsent}}</td><td>{{.Dropped}}</td><td>{{dur .SendLag.P99}}</td><td>{{dur .SendLag.Max}}</td></tr></table>{{end}}
 
 <h2>Sessions</h2>
-<table><tr><th>sessions</th><th>connects</th><th>failed</th><th>all ready in</th><th>start p50</th><th>start max</th><th>initialize p50</th><th>initialize max</th></tr>
-<tr><td>{{.R.Sessions}}</td><td>{{.R.Connect.Count}}</td><td>{{.R.Connect.Failed}}</td><td>{{dur .R.Connect.Total}}</td><td>{{dur .R.Connect.P50}}</td><td>{{dur .R.Connect.Max}}</td><td>{{dur .R.Handshake.P50}}</td><td>{{dur .R.Handshake.Max}}</td></tr></table>
+<table><tr><th>sessions</th><th>connects</th><th>failed</th><th>all ready in</th><th>start p50</th><th>start max</th><th>{{.Handshake}} p50</th><th>{{.Handshake}} max</th><th>reconnects</th><th>restarts</th><th>not ready</th></tr>
+<tr><td>{{.R.Sessions}}</td><td>{{.R.Connect.Count}}</td><td>{{.R.Connect.Failed}}</td><td>{{dur .R.Connect.Total}}</td><td>{{dur .R.Connect.P50}}</td><td>{{dur .R.Connect.Max}}</td><td>{{dur .R.Handshake.P50}}</td><td>{{dur .R.Handshake.Max}}</td><td>{{.R.Supervision.Reconnects}}</td><td>{{.R.Supervision.Restarts}}</td><td>{{f1 .R.Supervision.NotReadyS}} s</td></tr></table>
 {{with .R.Processes}}<h2>Server processes</h2>
 <table><tr><th>processes</th><th>CPU mean</th><th>CPU peak</th><th>memory first</th><th>last</th><th>peak</th><th>largest process</th></tr>
 <tr><td>{{.Processes}}</td><td>{{f0 .CPUPercent}}%</td><td>{{f0 .CPUPercentMax}}%</td><td>{{bytes .RSSFirst}}</td><td>{{bytes .RSSLast}}</td><td>{{bytes .RSSMax}}</td><td>{{bytes .RSSPerProcessMax}}</td></tr></table>
 <p class="note">CPU in percent of one core; memory is resident memory of all server processes together.</p>
 {{$.CPUChart}}{{$.RSSChart}}{{end}}
-<p class="note">Client: CPU {{f0 .R.Client.CPUPercent}}% of a core ({{.R.Client.Cores}} cores), Go heap peak {{bytes .HeapMax}}, histograms {{bytes .R.Client.HistogramBytes}}. Report schema {{.R.Schema}}; the same figures are in <code>-O json</code>.</p>
+<p class="note">Client: CPU {{f0 .R.Client.CPUPercent}}% of a core ({{.Cores}}), Go heap peak {{bytes .HeapMax}}, histograms {{bytes .R.Client.HistogramBytes}}. Report schema {{.R.Schema}}; the same figures are in <code>-O json</code>.</p>
 </body></html>
 `))
 
@@ -125,7 +126,7 @@ type classRow struct {
 func HTML(w io.Writer, r *loadgen.Result) error {
 	open := r.Model == string(loadgen.Open)
 	data := map[string]any{
-		"R": r, "Open": open, "Load": loadLine(r), "Protocol": ProtocolLine(r), "Partial": PartialLine(r), "HeapMax": int64(r.Client.HeapBytesMax),
+		"R": r, "Open": open, "Handshake": handshakeName(r), "Cores": CoresText(r), "Load": loadLine(r), "Protocol": ProtocolLine(r), "Partial": PartialLine(r), "HeapMax": int64(r.Client.HeapBytesMax),
 	}
 	var classes []classRow
 	for _, e := range ErrorClasses {

@@ -32,13 +32,18 @@ func PartialLine(r *loadgen.Result) string {
 	if !r.Partial {
 		return ""
 	}
-	var lost, calls int64
+	var lost, calls, owed int64
 	for _, m := range r.Members {
 		if m.Status != loadgen.MemberFinished {
 			lost++
 			calls += m.Calls
+			owed += m.Owed
 		}
 	}
-	return fmt.Sprintf("%d of %d members did not finish; the figures count %d calls they made before, the rest of their share was never made",
-		lost, len(r.Members), calls)
+	rest := "the rest of their share was never made"
+	if owed > 0 {
+		rest = fmt.Sprintf("%d calls of their share were never made", owed)
+	}
+	return fmt.Sprintf("%d of %d members did not finish; the figures count %d calls they made before, %s",
+		lost, len(r.Members), calls, rest)
 }

@@ -49,6 +49,7 @@ func Text(w io.Writer, r *loadgen.Result) error {
 		line += fmt.Sprintf("; %d connects failed", c.Failed)
 	}
 	fmt.Fprintf(w, "Connect:     %s\n", line)
+	fmt.Fprintf(w, "Supervision: %s\n", SupervisionLine(r))
 	if p := ProtocolLine(r); p != "" {
 		fmt.Fprintf(w, "Protocol:    %s\n", p)
 	}
@@ -79,8 +80,12 @@ func Text(w io.Writer, r *loadgen.Result) error {
 	}
 	if s := r.Schedule; s != nil {
 		fmt.Fprintln(w)
-		fmt.Fprintf(w, "Schedule:    %d calls due, %d sent (%.1f/s), %d late (sent more than %s behind schedule), %d never sent\n",
-			s.Intended, s.Sent, s.SentPerSec, s.Late, loadgen.FormatDuration(time.Duration(s.LateAfterUS)*time.Microsecond), s.Unsent)
+		fmt.Fprintf(w, "Schedule:    %d %s due, %d sent (%.1f/s), %d late (sent more than %s behind schedule), %d never sent",
+			s.Intended, resultUnit(r), s.Sent, s.SentPerSec, s.Late, loadgen.FormatDuration(time.Duration(s.LateAfterUS)*time.Microsecond), s.Unsent)
+		if s.Dropped > 0 {
+			fmt.Fprintf(w, " (%d dropped: due while every session was busy, the duration ended first)", s.Dropped)
+		}
+		fmt.Fprintln(w)
 		if s.SendLag.Count > 0 {
 			fmt.Fprintf(w, "             send lag p50 %s, p99 %s, max %s\n", loadgen.FormatDuration(s.SendLag.P50), loadgen.FormatDuration(s.SendLag.P99), loadgen.FormatDuration(s.SendLag.Max))
 		}
@@ -96,6 +101,9 @@ func Text(w io.Writer, r *loadgen.Result) error {
 		}
 		tw.Flush()
 	}
+	if r.CutOff > 0 {
+		fmt.Fprintf(w, "Cut off:     %d calls still under way at the graceful stop after the end (not measured)\n", r.CutOff)
+	}
 	printFlows(w, r)
 	printMembers(w, r)
 	if len(r.PerSession) > 1 && r.Calls > 0 {
@@ -109,8 +117,8 @@ func Text(w io.Writer, r *loadgen.Result) error {
 	}
 	cl := r.Client
 	if cl.CPUSeconds > 0 || cl.HeapBytesMax > 0 {
-		fmt.Fprintf(w, "Client:      CPU %.0f%% of a core (%d cores), Go heap peak %s, histograms %s\n",
-			cl.CPUPercent, cl.Cores, loadgen.FormatBytes(float64(cl.HeapBytesMax)), loadgen.FormatBytes(float64(cl.HistogramBytes)))
+		fmt.Fprintf(w, "Client:      CPU %.0f%% of a core (%s), Go heap peak %s, histograms %s\n",
+			cl.CPUPercent, CoresText(r), loadgen.FormatBytes(float64(cl.HeapBytesMax)), loadgen.FormatBytes(float64(cl.HistogramBytes)))
 	}
 	if len(r.Thresholds) > 0 {
 		fmt.Fprintln(w)
@@ -144,8 +152,22 @@ func Text(w io.Writer, r *loadgen.Result) error {
 	return nil
 }
 
+// ArrivalUnit is what one arrival of the open model is: a call, or a
+// scripted flow's whole iteration (its steps are calls of their own).
+func ArrivalUnit(calls, flows bool) string {
+	switch {
+	case flows && calls:
+		return "arrivals (calls or flow iterations)"
+	case flows:
+		return "flow iterations"
+	}
+	return "calls"
+}
+
+func resultUnit(r *loadgen.Result) string { return ArrivalUnit(len(r.Workload) > 0, len(r.Flows) > 0) }
+
 func loadLine(r *loadgen.Result) string {
-	s := LoadShape(r.Model == string(loadgen.Open), r.Rate, r.StartLevel, r.Stages, r.Sessions, r.Concurrency)
+	s := LoadShape(r.Model == string(loadgen.Open), r.Rate, r.StartLevel, r.Stages, r.Sessions, r.Concurrency, resultUnit(r))
 	if r.Churn > 0 {
 		s += fmt.Sprintf("; each session reconnects after %d calls", r.Churn)
 	}
@@ -269,13 +291,14 @@ func ThresholdLine(tr loadgen.ThresholdResult) string {
 // LoadShape says in words what load a run applies: the line before the
 // run and the report after it. sessions is 0 before a closed model's
 // stages set it.
-func LoadShape(open bool, rate, start float64, stages []loadgen.Stage, sessions, concurrency int) string {
+// unit is what arrives in the open model (ArrivalUnit).
+func LoadShape(open bool, rate, start float64, stages []loadgen.Stage, sessions, concurrency int, unit string) string {
 	switch {
 	case open && len(stages) > 0:
-		return fmt.Sprintf("open model, arrival rate ramping %s; at most %d in flight on each of %d sessions",
-			loadgen.StagesString(start, stages), concurrency, sessions)
+		return fmt.Sprintf("open model, arrival rate (%s/s) ramping %s; at most %d in flight on each of %d sessions",
+			unit, loadgen.StagesString(start, stages), concurrency, sessions)
 	case open:
-		return fmt.Sprintf("open model, %g calls/s in total; at most %d in flight on each of %d sessions", rate, concurrency, sessions)
+		return fmt.Sprintf("open model, %g %s/s in total; at most %d in flight on each of %d sessions", rate, unit, concurrency, sessions)
 	case len(stages) > 0 && sessions > 0:
 		return fmt.Sprintf("closed model, sessions ramping %s (up to %d), %d calls in flight each",
 			loadgen.StagesString(start, stages), sessions, concurrency)
