@@ -43,7 +43,7 @@ func TestErrorTaxonomy(t *testing.T) {
 		{Tool: "echo", Args: `{"text":"ok"}`},
 		{Tool: "fail", Args: `{"message":"kaputt"}`},                        // isError
 		{Name: "unknown tool", Tool: "no-such-tool"},                        // -32602
-		{URI: "demo://nope"},                                                // -32602
+		{URI: "demo://nope"},                                                // -32602 in 2026-07-28 (-32002 before)
 		{Method: "no/such/method"},                                          // -32601
 		{Name: "slow", Tool: "sleep", Args: `{"ms":5000}`},                  // timeout
 		{Name: "bad echo", Tool: "echo", Args: `{"text":"will be broken"}`}, // schema
@@ -78,7 +78,7 @@ func TestErrorTaxonomy(t *testing.T) {
 	assert.Equal(t, unknown.Calls, unknown.RPCCodes["-32602"])
 
 	read := byName["resources/read"]
-	assert.Equal(t, read.Calls, read.RPCCodes["-32602"], "resource not found (2025-11-25: invalid params)")
+	assert.Equal(t, read.Calls, read.RPCCodes["-32602"], "resource not found: -32602 with its URI in 2026-07-28, the era the demo server answers by default")
 	method := byName["no/such/method"]
 	assert.Equal(t, method.Calls, method.RPCCodes["-32601"])
 	assert.Equal(t, res.Errors.RPC, res.RPCCodes["-32602"]+res.RPCCodes["-32601"])
