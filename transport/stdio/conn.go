@@ -37,6 +37,9 @@ type Conn struct {
 	stderr *os.File
 	grace  time.Duration
 	tw     *tryWriter // built on the first TryWriteFrames; writer side only
+	// marker is the value of the server's MCPENGINE_SERVER variable, by
+	// which Close finds its orphans (guard_linux.go); "" off Linux.
+	marker string
 
 	ring ring
 	// errDrain drains stderr on readiness, through the exit watcher

@@ -67,6 +67,10 @@ func Start(ctx context.Context, cfg Config) (*Conn, error) {
 	cmd.Env = env
 	cmd.Dir = cfg.Dir
 	cmd.SysProcAttr = sysProcAttr()
+	var marker string
+	if cmd.SysProcAttr != nil {
+		cmd.Env, marker = applyGuard(cmd.SysProcAttr, cmd.Env)
+	}
 
 	p, err := newPipes()
 	if err != nil {
@@ -81,7 +85,9 @@ func Start(ctx context.Context, cfg Config) (*Conn, error) {
 		p.closeParentEnds()
 		return nil, &StartError{Command: cfg.Command, Err: err}
 	}
-	return newConn(cfg, cmd, p), nil
+	c := newConn(cfg, cmd, p)
+	c.marker = marker
+	return c, nil
 }
 
 // resolveCommand looks a bare command name up in the PATH that cfg.Env sets;
