@@ -60,6 +60,12 @@ func TestHTTPNoEndpoint(t *testing.T) {
 	require.ErrorAs(t, err, &ce)
 	assert.Equal(t, http.StatusNotFound, ce.Status)
 	assert.Equal(t, 1, strings.Count(err.Error(), "404 page not found"), "the reason once")
+
+	// The default type falls back to HTTP+SSE on a 4xx to initialize; a
+	// 404 there too is the same verdict.
+	err = connectFails(f, mcpengine.ServerConfig{URL: ts.URL + "/wrong/path"}, "HTTP 404 Not Found")
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, http.StatusNotFound, ce.Status)
 }
 
 // HTTP/2 prior knowledge (h2c) against a server that speaks only
