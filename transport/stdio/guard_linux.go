@@ -133,14 +133,30 @@ func killEscaped(server int, known map[int]string, marker string) {
 	}
 	for pid := range victims {
 		if f := statFields(pid); len(f) > 1 && f[1] == self {
-			var ws syscall.WaitStatus
-			for {
-				_, err := syscall.Wait4(pid, &ws, 0, nil)
-				if err != syscall.EINTR {
-					break
-				}
-			}
+			reap(pid)
 		}
+	}
+}
+
+// reapWithin bounds the wait for one SIGKILLed orphan to die: a process
+// in uninterruptible sleep may take longer, and Close must not wait on it
+// past its bounds (it then stays a zombie here until this process exits).
+const reapWithin = time.Second
+
+// reap waits for this process's child pid, just sent SIGKILL, to exit and
+// collects it, for at most reapWithin.
+func reap(pid int) {
+	var ws syscall.WaitStatus
+	deadline := time.Now().Add(reapWithin)
+	for wait := 100 * time.Microsecond; ; wait = min(2*wait, 10*time.Millisecond) {
+		got, err := syscall.Wait4(pid, &ws, syscall.WNOHANG, nil)
+		switch {
+		case err == syscall.EINTR:
+			continue
+		case err != nil || got == pid || time.Now().After(deadline):
+			return
+		}
+		time.Sleep(wait) // a SIGKILLed process has no exit to wait on but this
 	}
 }
 
