@@ -58,9 +58,10 @@ type Config struct {
 	RestartBudget int
 	// RetryInitialConnect keeps retrying, under Backoff, a session whose
 	// first connection never reached its server (refused, unresolvable
-	// host, TLS failure, command not started), for a server still
-	// starting. By default such a session closes at once and Connect
-	// returns a *ConnectError (errors.Is ErrUnreachable).
+	// host, TLS failure, command not started, h2c refused) or found no
+	// MCP endpoint at its URL (HTTP 404, 405, 410, 501 to initialize), for
+	// a server still starting. By default such a session closes at once
+	// and Connect returns a *ConnectError (errors.Is ErrUnreachable).
 	RetryInitialConnect bool
 	// StartAttempts bounds the tries of a session that was never ready
 	// when its server fails every time before the handshake completes
@@ -69,6 +70,9 @@ type Config struct {
 	// ErrUnreachable) naming the exit status and the server's telling
 	// stderr lines. Default 3; RetryInitialConnect lifts the bound. A
 	// session that was ready once is restarted under Backoff without it.
+	// A server reached over the network (already running, unlike a stdio
+	// command started afresh on each try) that lets InitTimeout pass
+	// without answering gets one try: another would wait as long again.
 	StartAttempts int
 	// MaxFrameBytes caps one received frame (default 32 MiB), in the
 	// transport and in the decoder alike.

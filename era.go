@@ -95,11 +95,14 @@ func (s *Session) Era() string {
 
 // maxProbeTimeout caps the wait for an answer to the era probe. Some
 // servers of the handshake era never answer a request that comes before
-// initialize; the spec counts that silence as their era. Five seconds is
-// long for a started server and short beside the init timeout, and a slow
-// starter of the stateless era costs only a detour: it refuses the
-// initialize sent meanwhile with -32022, and the engine discovers again.
-const maxProbeTimeout = 5 * time.Second
+// initialize; the spec counts that silence as their era, and every second
+// of it is a second of Connect (once per server: the era is cached). A
+// second is long for a started server to answer a request it understands,
+// and a slow starter of the stateless era costs only a detour: it refuses
+// the initialize sent meanwhile with -32022, and the engine discovers
+// again. The probe's timeout and its late answer are not counted in Stats
+// as a timeout or a late response: the silence is the answer.
+const maxProbeTimeout = time.Second
 
 // probeTimeout is min(half the init timeout, maxProbeTimeout), leaving
 // initialize at least half of it.

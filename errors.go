@@ -36,7 +36,7 @@ var (
 	ErrVersionMismatch = mcperr.ErrVersionMismatch
 	// ErrProtocol: the server's answer breaks JSON-RPC (ProtocolError).
 	ErrProtocol = mcperr.ErrProtocol
-	// ErrUnreachable: the session's first connection never reached its server (ConnectError).
+	// ErrUnreachable: the session's first connection never reached its server, or found no MCP endpoint at its URL (ConnectError, StartupError).
 	ErrUnreachable = mcperr.ErrUnreachable
 	// ErrDuplicateName: Open or Connect with a name the engine already holds.
 	ErrDuplicateName = mcperr.ErrDuplicateName
@@ -82,7 +82,7 @@ type (
 	CapabilityError = mcperr.CapabilityError
 	// VersionMismatchError: initialize answered a version the engine cannot speak; retried under the restart budget.
 	VersionMismatchError = mcperr.VersionMismatchError
-	// ConnectError: the session's first connection never reached its server; safe to retry.
+	// ConnectError: the session's first connection never reached its server, or its URL answered 404/405/410/501; safe to retry.
 	ConnectError = mcperr.ConnectError
 	// StartupError: a never-ready session's server failed before its handshake on every try; matches ErrUnreachable.
 	StartupError = mcperr.StartupError

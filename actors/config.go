@@ -103,6 +103,8 @@ type Settings struct {
 	// (the server exits, closes the connection or never answers
 	// initialize): then the session closes with a *mcperr.StartupError.
 	// Zero means DefaultStartAttempts; RetryInitialConnect lifts the bound.
+	// A dialer that starts no process (a network server) gets one
+	// initialize timeout (startup.go).
 	StartAttempts int
 	// MaxBudgetedRetries bounds consecutive restarts for failures that carry
 	// a budget (version mismatch); default 5.

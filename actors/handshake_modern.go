@@ -30,6 +30,9 @@ type handshakeStep struct {
 	meta *messages.RequestMeta
 	// timeout bounds this request; zero means the session's InitTimeout.
 	timeout time.Duration
+	// probe marks the era probe: its silence is an answer (a legacy
+	// server), counted neither as a timeout nor as a late response.
+	probe bool
 
 	done *Negotiated
 	err  error
@@ -255,7 +258,7 @@ func (h *eraRun) discover(version string, probing bool) handshakeStep {
 	h.sent, h.version, h.probing = messages.MethodServerDiscover, version, probing
 	st := handshakeStep{method: messages.MethodServerDiscover, meta: meta}
 	if probing {
-		st.timeout = h.ProbeTimeout
+		st.timeout, st.probe = h.ProbeTimeout, true
 	}
 	return st
 }

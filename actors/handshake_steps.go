@@ -53,4 +53,7 @@ func (a *sessionActor) handshakeStep(hs steppedHandshake, st handshakeStep) {
 		a.handshakeStep(hs, hs.step(result, err))
 	}
 	a.transmit(c)
+	if st.probe {
+		a.probeID = c.id
+	}
 }

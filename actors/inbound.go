@@ -53,6 +53,12 @@ func (a *sessionActor) onResponse(msg *messages.Message) {
 		a.onBrokenAnswer(msg.ID, fmt.Sprintf("the id came back as the string %s, the request's id is the number %d", msg.ID, n))
 		return
 	}
+	if c == nil && ok && id == a.probeID && id != 0 {
+		// The era probe's answer after the engine fell back to initialize:
+		// the slow server's, expected, and no failure of anyone's.
+		a.probeID = 0
+		return
+	}
 	if c == nil {
 		// Late (after a timeout or cancel) or unknown: harmless, but visible.
 		a.sh.stats.LateResponses.Add(1)

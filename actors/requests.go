@@ -316,7 +316,9 @@ func (a *sessionActor) sweep() {
 			return
 		}
 		a.forget(id)
-		a.sh.stats.Timeouts.Add(1)
+		if id != a.probeID {
+			a.sh.stats.Timeouts.Add(1)
+		}
 		if c.onDone == nil {
 			a.sendCancelled(id, a.timeoutError(c))
 		}

@@ -56,6 +56,11 @@ type sessionActor struct {
 	listen *listenState
 	// listenID is the listen's id while it is in pending, 0 otherwise.
 	listenID int64
+	// probeID is the id of the last era probe (server/discover to a server
+	// of unknown era), 0 before any: a legacy server's silence to it is
+	// its answer, so neither its timeout nor its late answer is counted in
+	// Stats as a failure.
+	probeID int64
 
 	// sweepAt is the deadline the session is queued for in deadlines
 	// (since monoStart), 0 when it is not; sweepSlot is its place there.

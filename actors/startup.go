@@ -34,6 +34,14 @@ func (a *sessionActor) startGivenUp(err error, failed transport.Conn) *mcperr.St
 	if limit <= 0 {
 		limit = DefaultStartAttempts
 	}
+	if handshakeTimedOut(err) && !startsProcess(a.sh.cfg.Dialer) {
+		// A running server reached over the network that took the
+		// handshake and answered nothing for InitTimeout (it accepts TCP
+		// and never speaks, or allows no HTTP/2 stream over TLS) would do
+		// the same on every try: StartAttempts of them would keep Connect
+		// waiting StartAttempts × InitTimeout.
+		limit = 1
+	}
 	tries := a.restartAttempts() + 1
 	if tries < limit {
 		return nil
@@ -75,6 +83,20 @@ func exitReport(failed transport.Conn) ([]byte, error) {
 		return r.ExitReport(exitReportWait)
 	}
 	return serverStderr(failed), nil
+}
+
+// handshakeTimedOut reports whether err is the handshake's own timeout
+// (InitTimeout), not a caller's deadline.
+func handshakeTimedOut(err error) bool {
+	var te *mcperr.TimeoutError
+	return errors.As(err, &te) && !te.CallerDeadline
+}
+
+// startsProcess reports whether each of the dialer's dials starts a fresh
+// server process (stdio).
+func startsProcess(d any) bool {
+	p, ok := d.(interface{ StartsProcess() bool })
+	return ok && p.StartsProcess()
 }
 
 // errorLine matches a line that says what went wrong in most runtimes'

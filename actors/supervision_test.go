@@ -99,7 +99,10 @@ func TestInitTimeoutGoesToBackoffAndRetries(t *testing.T) {
 		_ = server // never answers; closed when the client side closes
 		return &closeBoth{Conn: client, other: server}, nil
 	}}
-	h, stop := startSession(t, SessionConfig{Name: "silent", Dialer: silent, Settings: &Settings{InitTimeout: 20 * time.Millisecond}})
+	// RetryInitialConnect: without it a never-ready session reached over
+	// a connection (not a process it starts) gives up after its first
+	// init timeout (startup.go; TestNeverReadySilentServerGivesUpAfterOneTimeout).
+	h, stop := startSession(t, SessionConfig{Name: "silent", Dialer: silent, Settings: &Settings{InitTimeout: 20 * time.Millisecond, RetryInitialConnect: true}})
 	defer stop()
 	deadline := time.After(10 * time.Second)
 	for dials.Load() < 3 {
@@ -121,4 +124,27 @@ type closeBoth struct {
 func (c *closeBoth) Close(ctx context.Context) error {
 	_ = c.other.Close(ctx)
 	return c.Conn.Close(ctx)
+}
+
+func TestNeverReadySilentServerGivesUpAfterOneTimeout(t *testing.T) {
+	var dials atomic.Int32
+	silent := transport.DialerFunc{Name: "silent", Func: func(context.Context) (transport.Conn, error) {
+		dials.Add(1)
+		client, server := memory.NewPipe()
+		return &closeBoth{Conn: client, other: server}, nil
+	}}
+	h, stop := startSession(t, SessionConfig{Name: "silent", Dialer: silent, Settings: &Settings{InitTimeout: 20 * time.Millisecond}})
+	defer stop()
+	deadline := time.After(10 * time.Second)
+	for h.Shared().State() != mcpstate.StateClosed {
+		select {
+		case <-h.Shared().StateChanged():
+		case <-deadline:
+			t.Fatalf("still %v after 10s", h.Shared().State())
+		}
+	}
+	var se *mcperr.StartupError
+	require.ErrorAs(t, h.Shared().LastError(), &se)
+	assert.Equal(t, 1, se.Attempts)
+	assert.EqualValues(t, 1, dials.Load())
 }

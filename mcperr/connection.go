@@ -63,9 +63,12 @@ func (e *ServerStderrError) Unwrap() error { return e.Cause }
 
 // ConnectError reports a session whose first connection never reached
 // its server (refused, unresolvable host, TLS failure, command not
-// started). Connect returns it at once unless Config.RetryInitialConnect
-// (retrying with backoff is for sessions that were up once, or asked for
-// it). Nothing was sent, so retrying is safe.
+// started, an HTTP/2 connection the server will not carry a request on)
+// or found no MCP endpoint at its URL (Status: HTTP 404, 405, 410 or 501
+// to the first request). Connect returns it at once unless
+// Config.RetryInitialConnect (retrying with backoff is for sessions that
+// were up once, or asked for it). Nothing ran on the server, so retrying
+// is safe.
 type ConnectError struct {
 	// Server describes the target without secrets (the dialer's name: a
 	// URL, or the command).
@@ -80,6 +83,9 @@ type ConnectError struct {
 	// *transport.LocalResourceError). The error then matches
 	// transport.ErrLocalResources instead of ErrUnreachable.
 	Local bool
+	// Status is the HTTP status that said no MCP endpoint is at the URL,
+	// 0 when the server was not reached.
+	Status int
 }
 
 func (e *ConnectError) Error() string {
@@ -140,6 +146,9 @@ func (e *StartupError) Error() string {
 		server = "the server"
 	}
 	s := fmt.Sprintf("mcpengine: %s failed before its handshake on each of %d tries; last: %s", server, e.Attempts, e.Reason)
+	if e.Attempts == 1 {
+		s = fmt.Sprintf("mcpengine: %s failed before its handshake: %s", server, e.Reason)
+	}
 	if e.Stderr != "" {
 		s += " (stderr: " + e.Stderr + ")"
 	}

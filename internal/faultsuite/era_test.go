@@ -4,6 +4,12 @@ package faultsuite
 
 import (
 	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mcpengine/mcpengine"
 
 	"github.com/mcpengine/mcpengine/demoserver"
 	"github.com/mcpengine/mcpengine/messages"
@@ -52,4 +58,24 @@ func TestModernEra(t *testing.T) {
 			fault.run(t)
 		})
 	}
+}
+
+// A server of the handshake era that says nothing to the era probe
+// (server/discover) until it is initialized, then refuses it: the engine
+// falls back to initialize after the probe's short budget (at most a
+// second, not the init timeout), and neither the probe's timeout nor its
+// late answer shows in Stats as a failure (issue 27, item 5).
+func TestSlowLegacyProbe(t *testing.T) {
+	f := newFault(t, "stdio", "probe unanswered: initialize after <=1s; Stats.Timeouts and LateResponses 0", mcpengine.Config{})
+	start := time.Now()
+	s := f.connect("deaf", scripted(modeDeafToProbe, nil))
+	t.Logf("ready %v after Connect began", time.Since(start).Round(time.Millisecond))
+	assert.Equal(t, mcpengine.EraLegacy, s.Era())
+	// The ping's answer comes after the probe's late one (one stream).
+	require.NoError(t, s.Ping(f.ctx(requestTimeout)))
+	assert.Zero(t, echoAll(f, s, "p", 2, 2, nil))
+	st := s.Stats()
+	assert.Zero(t, st.Timeouts, "the probe's timeout is no failure")
+	assert.Zero(t, st.LateResponses, "the probe's late answer is no failure")
+	assert.Zero(t, st.Restarts)
 }

@@ -20,6 +20,9 @@ func TestMain(m *testing.M) {
 	if mode := os.Getenv(serverEnv); mode != "" {
 		os.Exit(serveScripted(mode, os.Stdin, os.Stdout))
 	}
+	if os.Getenv(holdEnv) != "" {
+		os.Exit(runHolder())
+	}
 	if scenario := os.Getenv(fdChildEnv); scenario != "" {
 		os.Exit(runFDChild(scenario))
 	}

@@ -48,6 +48,11 @@ const (
 	// modeSilent reads everything and answers nothing, initialize
 	// included.
 	modeSilent = "silent"
+	// modeDeafToProbe is modeTools that leaves a request before
+	// initialize (the era probe, server/discover) unanswered until the
+	// client says it is initialized, then refuses it: a slow server of the
+	// handshake era.
+	modeDeafToProbe = "deaf-to-probe"
 )
 
 // Tools of modeTools (tools/call by name):
@@ -63,6 +68,7 @@ const (
 func serveScripted(mode string, in io.Reader, out io.Writer) int {
 	r := bufio.NewReaderSize(in, 64<<10)
 	w := &frameWriter{out: out}
+	var probe string // modeDeafToProbe: the id of the request held
 	for {
 		line, err := r.ReadBytes('\n')
 		if err != nil {
@@ -79,6 +85,10 @@ func serveScripted(mode string, in io.Reader, out io.Writer) int {
 		id := string(m.ID)
 		switch {
 		case mode == modeSilent:
+		case mode == modeDeafToProbe && m.Method == "server/discover":
+			probe = id
+		case mode == modeDeafToProbe && m.Method == "notifications/initialized" && probe != "":
+			w.write(`{"jsonrpc":"2.0","id":` + probe + `,"error":{"code":-32601,"message":"no such method"}}`)
 		case m.Method == "initialize":
 			var p struct {
 				ProtocolVersion string `json:"protocolVersion"`

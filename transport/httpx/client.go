@@ -182,6 +182,11 @@ func NewClient(o ClientOptions) *http.Client {
 		p.SetHTTP2(true)
 		p.SetUnencryptedHTTP2(true)
 		t.Protocols = &p
+		// A server that cannot carry h2c fails the request at once with
+		// an *H2CRefusedError naming why (h2c_refused.go).
+		v := &h2cVerdicts{}
+		t.DialContext = v.dial(t.DialContext)
+		return &http.Client{Transport: &h2cTransport{Transport: t, v: v}}
 	}
 	return &http.Client{Transport: t}
 }

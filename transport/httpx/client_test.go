@@ -24,6 +24,9 @@ import (
 
 func transportOf(t *testing.T, c *http.Client) *http.Transport {
 	t.Helper()
+	if h2c, ok := c.Transport.(*h2cTransport); ok {
+		return h2c.Transport
+	}
 	tr, ok := c.Transport.(*http.Transport)
 	require.True(t, ok, "NewClient's transport is net/http's")
 	return tr

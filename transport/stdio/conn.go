@@ -1,12 +1,14 @@
 package stdio
 
 import (
+	"errors"
 	"io"
 	"log/slog"
 	"os"
 	"os/exec"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/mcpengine/mcpengine/transport"
@@ -37,6 +39,9 @@ type Conn struct {
 	stderr *os.File
 	grace  time.Duration
 	tw     *tryWriter // built on the first TryWriteFrames; writer side only
+	// marker is the value of the server's MCPENGINE_SERVER variable, by
+	// which Close finds its orphans (guard_linux.go); "" off Linux.
+	marker string
 
 	ring ring
 	// errDrain drains stderr on readiness, through the exit watcher
@@ -106,13 +111,47 @@ func (c *Conn) ReadFrame() ([]byte, error) {
 	return b, err
 }
 
+// WriteFrames writes frames (see framed.WriteFrames). A write that meets
+// the closed end of stdin because the child exited returns
+// *ProcessExitedError (wrapping the EPIPE) once the status can be read, as
+// ReadFrame does: "exited with code 7" says why, "broken pipe" does not,
+// and the writer may see the death before the reader.
+func (c *Conn) WriteFrames(frames ...[]byte) error {
+	err := c.framed.WriteFrames(frames...)
+	if err != nil && errors.Is(err, syscall.EPIPE) {
+		return c.exitedInstead(err)
+	}
+	return err
+}
+
+// exitedInstead is the *ProcessExitedError wrapping err once the child's
+// exit status is known (waiting for it as a read at end of file does),
+// err otherwise.
+func (c *Conn) exitedInstead(err error) error {
+	if c.dead.Load() {
+		e := *c.exitErr
+		e.Err = err
+		return &e
+	}
+	if e := c.exitedAfterEOF(); e != nil {
+		e.Err = err
+		return e
+	}
+	return err
+}
+
 // Pid returns the child's process id, which is also its process group id.
 func (c *Conn) Pid() int { return c.proc.Pid }
 
 // Stderr returns a copy of the last bytes (up to Config.StderrRingBytes) the
 // child wrote to stderr; useful to explain a failed start or a crash. After
 // Close it holds everything up to the child's exit.
-func (c *Conn) Stderr() []byte { return c.ring.bytes() }
+// Once the child has exited, it first waits (briefly) for the drain to
+// have read everything the child wrote.
+func (c *Conn) Stderr() []byte {
+	c.awaitStderrAfterExit()
+	return c.ring.bytes()
+}
 
 // ProcessState returns the child's exit status once Close has reaped it,
 // nil before.

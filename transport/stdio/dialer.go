@@ -29,6 +29,12 @@ type dialer struct{ cfg Config }
 // String names the command only: arguments and environment may hold secrets.
 func (d *dialer) String() string { return "stdio:" + d.cfg.Command }
 
+// StartsProcess reports that each Dial starts a fresh server process: a
+// session counts a handshake that timed out as one failed start (a cold
+// `npx` may be slow only the first time), where a server reached over the
+// network, already running, would time out the same way again.
+func (d *dialer) StartsProcess() bool { return true }
+
 // Dial starts the subprocess. ctx is only checked before starting: the
 // child's lifetime is never tied to it (exec.Command, not CommandContext).
 func (d *dialer) Dial(ctx context.Context) (transport.Conn, error) {
@@ -61,6 +67,10 @@ func Start(ctx context.Context, cfg Config) (*Conn, error) {
 	cmd.Env = env
 	cmd.Dir = cfg.Dir
 	cmd.SysProcAttr = sysProcAttr()
+	var marker string
+	if cmd.SysProcAttr != nil {
+		cmd.Env, marker = applyGuard(cmd.SysProcAttr, cmd.Env)
+	}
 
 	p, err := newPipes()
 	if err != nil {
@@ -75,7 +85,9 @@ func Start(ctx context.Context, cfg Config) (*Conn, error) {
 		p.closeParentEnds()
 		return nil, &StartError{Command: cfg.Command, Err: err}
 	}
-	return newConn(cfg, cmd, p), nil
+	c := newConn(cfg, cmd, p)
+	c.marker = marker
+	return c, nil
 }
 
 // resolveCommand looks a bare command name up in the PATH that cfg.Env sets;

@@ -314,6 +314,25 @@ func (c *Conn) processExited() {
 	_ = c.stdout.SetReadDeadline(pastDeadline)
 }
 
+// awaitStderrAfterExit waits, at most eofExitWait, for the stderr drain
+// to reach the end once the child has exited: its last lines (the ones
+// that say why it died) are written just before it exits, and the
+// failure is often seen before the drain read them. A process the child
+// left behind may hold stderr open; the wait is bounded for it.
+func (c *Conn) awaitStderrAfterExit() {
+	if !c.dead.Load() {
+		if _, _, exited := exitStatus(c.proc.Pid); !exited {
+			return
+		}
+	}
+	t := time.NewTimer(eofExitWait)
+	defer t.Stop()
+	select {
+	case <-c.drained:
+	case <-t.C:
+	}
+}
+
 // eofExitWait bounds how long a read that met the end of stdout waits for
 // the child's exit status (exitedAfterEOF).
 const eofExitWait = 100 * time.Millisecond

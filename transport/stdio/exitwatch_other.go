@@ -11,3 +11,6 @@ func (c *Conn) unwatchExit() {}
 
 // exitedAfterEOF: off Linux the status is not read before Close.
 func (c *Conn) exitedAfterEOF() *ProcessExitedError { return nil }
+
+// awaitStderrAfterExit: off Linux the exit is not known before Close.
+func (c *Conn) awaitStderrAfterExit() {}

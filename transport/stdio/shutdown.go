@@ -22,7 +22,11 @@ const stderrLinger = 250 * time.Millisecond
 //  5. SIGKILL the group once more, so that grandchildren left behind by a
 //     child that exited on its own die too (on Linux the exited child is not
 //     reaped yet at that point, so its pid cannot name another group);
-//  6. reap the child, close stdout, and let the stderr drain finish.
+//  6. on Linux, SIGKILL the descendants that left the group (setsid): those
+//     seen below the child when Close began, and, this process being a
+//     child subreaper (Guard), the orphans the child left here, which are
+//     reaped (guard_linux.go);
+//  7. reap the child, close stdout, and let the stderr drain finish.
 //
 // ctx shortens each wait: once it is done Close kills outright. Close
 // returns nil once the child is reaped, whatever its exit status (see
@@ -44,6 +48,10 @@ func (c *Conn) shutdown(ctx context.Context) error {
 	_ = c.stdin.Close() // EOF for the child; unblocks a pending WriteFrames
 
 	pid := c.proc.Pid
+	// What the server started, seen while it may still run: processes
+	// that left its group are found only this way, or by their marker
+	// once orphaned (guard_linux.go).
+	known := descendants(pid)
 	exited := make(chan struct{})
 	var reaped bool
 	var waitErr error
@@ -63,6 +71,11 @@ func (c *Conn) shutdown(ctx context.Context) error {
 		}
 	}
 	_ = signalGroup(c.proc, syscall.SIGKILL) // stragglers; ESRCH when none
+	server := pid
+	if reaped {
+		server = 0 // its pid may name another process by now
+	}
+	killEscaped(server, known, c.marker)
 	if !reaped {
 		state, waitErr = c.proc.Wait()
 	}

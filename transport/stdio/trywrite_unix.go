@@ -93,6 +93,9 @@ func (c *Conn) TryWriteFrames(frames ...[]byte) (bool, error) {
 			return false, transport.ErrClosed
 		}
 		c.werr = werr
+		if werr == syscall.EPIPE {
+			return false, c.exitedInstead(werr)
+		}
 		return false, werr
 	case n != total:
 		// Cannot happen for a pipe write of at most PIPE_BUF bytes; if a
