@@ -46,6 +46,15 @@ type ServerConfig struct {
 	// it offers it (ALPN) without this. Ignored when Config.HTTPClient is
 	// set.
 	HTTP2PriorKnowledge bool `json:"http2PriorKnowledge,omitempty"`
+	// MaxConnections caps the connections to the server that carry calls
+	// over HTTP/1.1 (an http:// URL without HTTP2PriorKnowledge, or an
+	// https server that does not offer HTTP/2): calls beyond it wait,
+	// each within its deadline, for one to come free instead of dialing
+	// (Engine.HTTPStats counts them). Zero means
+	// httpx.DefaultMaxConnsPerHost (512), negative no cap. Standing
+	// streams (GET streams, WebSockets) hold a connection each outside
+	// the cap. Ignored when Config.HTTPClient is set.
+	MaxConnections int `json:"maxConnections,omitempty"`
 }
 
 // ConfigFile is the parsed mcpServers document.

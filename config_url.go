@@ -171,12 +171,14 @@ type httpClientKey struct {
 	origin string // scheme://host:port
 	tls    TLSConfig
 	h2c    bool
+	max    int // ServerConfig.MaxConnections
 }
 
 // httpClientFor returns the HTTP client of the server at u, one per
 // server (origin, TLS settings, h2c), built on first use and shared by
 // all its sessions: each server has a connection pool of its own, sized
-// by its own concurrency (httpx.DefaultMaxIdleConnsPerHost). With
+// by its own concurrency (httpx.DefaultMaxIdleConnsPerHost) up to its
+// cap (ServerConfig.MaxConnections). With
 // Config.HTTPClient set, that client serves every server without TLS
 // settings of its own.
 func (e *Engine) httpClientFor(u *url.URL, s ServerConfig) (*http.Client, error) {
@@ -187,13 +189,13 @@ func (e *Engine) httpClientFor(u *url.URL, s ServerConfig) (*http.Client, error)
 	if t == (TLSConfig{}) && e.cfg.HTTPClient != nil {
 		return e.cfg.HTTPClient, nil
 	}
-	key := httpClientKey{origin: strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host), tls: t, h2c: s.HTTP2PriorKnowledge}
+	key := httpClientKey{origin: strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Host), tls: t, h2c: s.HTTP2PriorKnowledge, max: s.MaxConnections}
 	e.httpMu.Lock()
 	defer e.httpMu.Unlock()
 	if c, ok := e.httpClients[key]; ok {
 		return c, nil
 	}
-	opts := httpx.ClientOptions{HTTP2PriorKnowledge: s.HTTP2PriorKnowledge, DialGate: &e.dialGate}
+	opts := httpx.ClientOptions{HTTP2PriorKnowledge: s.HTTP2PriorKnowledge, DialGate: &e.dialGate, MaxConnsPerHost: s.MaxConnections}
 	if t != (TLSConfig{}) {
 		tc, err := httpx.TLSOptions{
 			CAFile: t.CAFile, CertFile: t.CertFile, KeyFile: t.KeyFile,

@@ -1,6 +1,12 @@
 package mcpengine
 
-import "github.com/mcpengine/mcpengine/actors"
+import (
+	"slices"
+	"strings"
+
+	"github.com/mcpengine/mcpengine/actors"
+	"github.com/mcpengine/mcpengine/transport/httpx"
+)
 
 // Stats is a snapshot of a session's counters, taken by Session.Stats.
 // Each counter is read atomically on its own; the snapshot as a whole is
@@ -63,4 +69,51 @@ func statsOf(s *actors.Stats) Stats {
 		LocalResourceFailures: s.LocalResourceFailures.Load(),
 		Queued:                s.Queued.Load(),
 	}
+}
+
+// HTTPStats is a snapshot of the connection pool the engine keeps for one
+// HTTP server (origin, TLS settings, protocol choice, cap), shared by all
+// the sessions that reach it. Each counter is read on its own.
+type HTTPStats struct {
+	// Origin is the server's scheme://host:port, as configured.
+	Origin string
+	// MaxConnections is the cap on connections carrying calls
+	// (ServerConfig.MaxConnections); 0 means none.
+	MaxConnections int
+	// Connections is the number of connections open to the server now,
+	// standing streams' included.
+	Connections int64
+	// Dials counts the connections made to the server.
+	Dials uint64
+	// ConnectionWaits counts the HTTP/1.1 calls that found the cap's
+	// connections all taken and waited for one to come free.
+	ConnectionWaits uint64
+	// Waiting is the number of HTTP/1.1 calls waiting for a connection
+	// now.
+	Waiting int64
+}
+
+// HTTPStats returns a snapshot of every HTTP connection pool the engine
+// built, one per server, sorted by origin. A server reached through
+// Config.HTTPClient has none: that client is the application's.
+func (e *Engine) HTTPStats() []HTTPStats {
+	e.httpMu.Lock()
+	defer e.httpMu.Unlock()
+	out := make([]HTTPStats, 0, len(e.httpClients))
+	for key, c := range e.httpClients {
+		p, ok := httpx.StatsOf(c)
+		if !ok {
+			continue
+		}
+		out = append(out, HTTPStats{
+			Origin:          key.origin,
+			MaxConnections:  p.MaxConnsPerHost,
+			Connections:     p.Conns,
+			Dials:           p.Dials,
+			ConnectionWaits: p.Waited,
+			Waiting:         p.Waiting,
+		})
+	}
+	slices.SortFunc(out, func(a, b HTTPStats) int { return strings.Compare(a.Origin, b.Origin) })
+	return out
 }

@@ -2,6 +2,7 @@ package mcpengine
 
 import (
 	"context"
+	"errors"
 	"net/url"
 	"strconv"
 
@@ -35,7 +36,13 @@ func (e *Engine) startTelemetry() {
 		metric.WithDescription("Calls waiting for a session to become ready."), metric.WithUnit("{call}"))
 	local, err4 := m.Int64ObservableCounter(telemetry.MetricLocalResourceFailures,
 		metric.WithDescription("Requests and dials that failed because this process ran out of descriptors or buffer memory."), metric.WithUnit("{failure}"))
-	if err1 != nil || err2 != nil || err3 != nil || err4 != nil {
+	conns, err5 := m.Int64ObservableGauge(telemetry.MetricHTTPConnections,
+		metric.WithDescription("Connections open to an HTTP server."), metric.WithUnit("{connection}"))
+	limit, err6 := m.Int64ObservableGauge(telemetry.MetricHTTPConnectionLimit,
+		metric.WithDescription("The cap on connections carrying calls to an HTTP server (0: none)."), metric.WithUnit("{connection}"))
+	waits, err7 := m.Int64ObservableCounter(telemetry.MetricHTTPConnectionWaits,
+		metric.WithDescription("HTTP/1.1 calls that found every connection the cap allows taken and waited for one."), metric.WithUnit("{call}"))
+	if err := errors.Join(err1, err2, err3, err4, err5, err6, err7); err != nil {
 		e.cfg.Logger.Warn("telemetry: observable instruments unavailable")
 		return
 	}
@@ -55,8 +62,14 @@ func (e *Engine) startTelemetry() {
 		o.ObserveInt64(invalid, frames)
 		o.ObserveInt64(queued, waiting)
 		o.ObserveInt64(local, exhausted)
+		for _, p := range httpPoolsByOrigin(e.HTTPStats()) {
+			attrs := metric.WithAttributeSet(p.attrs)
+			o.ObserveInt64(conns, p.Connections, attrs)
+			o.ObserveInt64(limit, int64(p.MaxConnections), attrs)
+			o.ObserveInt64(waits, int64(p.ConnectionWaits), attrs)
+		}
 		return nil
-	}, sessions, invalid, queued, local)
+	}, sessions, invalid, queued, local, conns, limit, waits)
 	if err == nil {
 		e.observeMetric = reg
 	}
@@ -116,4 +129,36 @@ func (sc SessionConfig) peer() telemetry.Peer {
 		}
 	}
 	return p.Prepare()
+}
+
+// httpPool is the HTTPStats of one origin for telemetry, with its
+// attributes.
+type httpPool struct {
+	HTTPStats
+	attrs attribute.Set
+}
+
+// httpPoolsByOrigin sums the pools of one origin (servers that differ
+// only in TLS settings or cap have pools of their own): an instrument is
+// observed once per attribute set.
+func httpPoolsByOrigin(stats []HTTPStats) []httpPool {
+	var out []httpPool
+	for _, st := range stats {
+		if n := len(out); n > 0 && out[n-1].Origin == st.Origin { // sorted by origin
+			p := &out[n-1]
+			p.Connections += st.Connections
+			p.ConnectionWaits += st.ConnectionWaits
+			p.MaxConnections = max(p.MaxConnections, st.MaxConnections)
+			continue
+		}
+		attrs := []attribute.KeyValue{attribute.String("server.address", st.Origin)}
+		if u, err := url.Parse(st.Origin); err == nil {
+			attrs = []attribute.KeyValue{attribute.String("url.scheme", u.Scheme), attribute.String("server.address", u.Hostname())}
+			if port, err := strconv.Atoi(u.Port()); err == nil {
+				attrs = append(attrs, attribute.Int("server.port", port))
+			}
+		}
+		out = append(out, httpPool{HTTPStats: st, attrs: attribute.NewSet(attrs...)})
+	}
+	return out
 }

@@ -77,6 +77,15 @@ const (
 	// MetricLocalResourceFailures counts requests and dials that failed
 	// for want of descriptors or buffer memory in this process.
 	MetricLocalResourceFailures = "mcpengine.client.local_resource_failures"
+	// MetricHTTPConnections is the number of connections open to each
+	// HTTP server the engine keeps a pool for.
+	MetricHTTPConnections = "mcpengine.client.http.connections"
+	// MetricHTTPConnectionLimit is each pool's cap on the connections
+	// carrying calls (ServerConfig.MaxConnections; 0: none).
+	MetricHTTPConnectionLimit = "mcpengine.client.http.connections.limit"
+	// MetricHTTPConnectionWaits counts the HTTP/1.1 calls that found the
+	// cap's connections all taken and waited for one to come free.
+	MetricHTTPConnectionWaits = "mcpengine.client.http.connection_waits"
 )
 
 // Meter is the engine's meter, for observable instruments registered by

@@ -61,7 +61,15 @@ type ClientOptions struct {
 	// HTTP/1.1 every request in flight holds a connection, so a cap below
 	// the number of concurrent requests to one server churns connections.
 	MaxIdleConnsPerHost int
-	// MaxConnsPerHost caps all connections to one host; zero means no cap.
+	// MaxConnsPerHost caps the connections to one host that carry calls;
+	// zero means DefaultMaxConnsPerHost, negative means no cap. Requests
+	// beyond it wait for a connection to come free (within their own
+	// deadline) instead of dialing. Standing streams (GET event streams,
+	// WebSocket upgrades, subscriptions/listen) are not counted: over
+	// HTTP/1.1 each holds a connection for its whole life, and inside the
+	// cap they would leave calls none. With HTTP2PriorKnowledge the cap
+	// applies to every request (HTTP/2 multiplexes them: one connection
+	// carries them all) and it has no default.
 	MaxConnsPerHost int
 	// IdleConnTimeout closes keep-alive connections idle this long; zero
 	// means DefaultIdleConnTimeout.
@@ -152,13 +160,18 @@ func NewClient(o ClientOptions) *http.Client {
 	if o.DialGate != nil {
 		dial = o.DialGate.Wrap(dial)
 	}
+	st := &poolStats{max: max(o.MaxConnsPerHost, 0)}
+	if !o.HTTP2PriorKnowledge {
+		st.max = capOf(o.MaxConnsPerHost)
+	}
+	dial = st.countDials(dial)
 	t := &http.Transport{
 		Proxy:                 proxy,
 		DialContext:           dial,
 		ForceAttemptHTTP2:     true, // with a custom TLS config or dialer, HTTP/2 is off unless forced
 		MaxIdleConns:          orDefault(o.MaxIdleConns, DefaultMaxIdleConns),
 		MaxIdleConnsPerHost:   orDefault(o.MaxIdleConnsPerHost, DefaultMaxIdleConnsPerHost),
-		MaxConnsPerHost:       max(o.MaxConnsPerHost, 0),
+		MaxConnsPerHost:       st.max,
 		IdleConnTimeout:       orDefault(o.IdleConnTimeout, DefaultIdleConnTimeout),
 		TLSHandshakeTimeout:   orDefault(o.TLSHandshakeTimeout, DefaultTLSHandshakeTimeout),
 		ResponseHeaderTimeout: orNone(o.ResponseHeaderTimeout, DefaultResponseHeaderTimeout),
@@ -186,9 +199,26 @@ func NewClient(o ClientOptions) *http.Client {
 		// an *H2CRefusedError naming why (h2c_refused.go).
 		v := &h2cVerdicts{}
 		t.DialContext = v.dial(t.DialContext)
-		return &http.Client{Transport: &h2cTransport{Transport: t, v: v}}
+		return &http.Client{Transport: &h2cTransport{Transport: t, v: v, st: st}}
 	}
-	return &http.Client{Transport: t}
+	p := &pooledTransport{calls: t, streams: t, st: st}
+	if st.max > 0 {
+		p.streams = t.Clone()
+		p.streams.MaxConnsPerHost = 0
+	}
+	return &http.Client{Transport: p}
+}
+
+// capOf maps ClientOptions.MaxConnsPerHost to net/http's: zero is the
+// default cap, negative none.
+func capOf(n int) int {
+	switch {
+	case n == 0:
+		return DefaultMaxConnsPerHost
+	case n < 0:
+		return 0
+	}
+	return n
 }
 
 var (

@@ -27,6 +27,9 @@ func transportOf(t *testing.T, c *http.Client) *http.Transport {
 	if h2c, ok := c.Transport.(*h2cTransport); ok {
 		return h2c.Transport
 	}
+	if p, ok := c.Transport.(*pooledTransport); ok {
+		return p.calls
+	}
 	tr, ok := c.Transport.(*http.Transport)
 	require.True(t, ok, "NewClient's transport is net/http's")
 	return tr
@@ -41,7 +44,7 @@ func TestNewClientDefaultsSuitManyLongLivedSessions(t *testing.T) {
 	assert.Equal(t, DefaultMaxIdleConns, tr.MaxIdleConns)
 	assert.Equal(t, DefaultMaxIdleConnsPerHost, tr.MaxIdleConnsPerHost)
 	assert.GreaterOrEqual(t, tr.MaxIdleConnsPerHost, 100)
-	assert.Zero(t, tr.MaxConnsPerHost)
+	assert.Equal(t, DefaultMaxConnsPerHost, tr.MaxConnsPerHost, "HTTP/1.1 calls capped per server")
 	assert.Equal(t, DefaultTLSHandshakeTimeout, tr.TLSHandshakeTimeout)
 	assert.Equal(t, DefaultResponseHeaderTimeout, tr.ResponseHeaderTimeout)
 	assert.Equal(t, DefaultIdleConnTimeout, tr.IdleConnTimeout)

@@ -156,7 +156,8 @@ func firstFrameVerdict(b []byte) (reason string, decided bool) {
 // the request went to, when there is one.
 type h2cTransport struct {
 	*http.Transport
-	v *h2cVerdicts
+	v  *h2cVerdicts
+	st *poolStats
 }
 
 func (t *h2cTransport) RoundTrip(req *http.Request) (*http.Response, error) {
