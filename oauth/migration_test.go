@@ -111,11 +111,12 @@ func TestAuthorizationServerMigrationDropsOldRecordWhenNewFails(t *testing.T) {
 // TestAuthorizationServerMigrationConfiguredClient: a configured client
 // id was used at the old authorization server, so it (and its secret)
 // belongs to it: the client refuses to present it to the new one and
-// says what to configure.
+// says what to configure, on every attempt.
 func TestAuthorizationServerMigrationConfiguredClient(t *testing.T) {
 	old := newKit(t, kitConfig{PreClients: map[string]string{"pre-client": "pre-secret-" + oauthtest.SecretMarker}})
 	next := oauthtest.New(t, kitConfig{PreClients: map[string]string{"pre-client": "other"}})
-	a := old.authorizer(Config{ClientID: "pre-client", ClientSecret: "pre-secret-" + oauthtest.SecretMarker}, Options{})
+	store := NewMemoryStore()
+	a := old.authorizer(Config{ClientID: "pre-client", ClientSecret: "pre-secret-" + oauthtest.SecretMarker}, Options{Store: store})
 	c := old.mcpClient(a)
 	status, err := old.Call(c, "tools/list")
 	require.NoError(t, err)
@@ -125,6 +126,19 @@ func TestAuthorizationServerMigrationConfiguredClient(t *testing.T) {
 	_, err = old.Call(c, "tools/list")
 	require.ErrorIs(t, err, ErrUnauthorized)
 	assert.Contains(t, err.Error(), next.Issuer())
+	// Every later attempt, and another process sharing the store, are
+	// refused the same way: the binding is kept, the tokens are not.
+	_, err = old.Call(c, "tools/list")
+	require.ErrorIs(t, err, ErrUnauthorized)
+	assert.Contains(t, err.Error(), next.Issuer())
+	again := old.authorizer(Config{ClientID: "pre-client", ClientSecret: "pre-secret-" + oauthtest.SecretMarker}, Options{Store: store})
+	_, err = old.Call(old.mcpClient(again), "tools/list")
+	require.ErrorIs(t, err, ErrUnauthorized)
+	rec, err := store.Load(context.Background(), a.impl.storeKey)
+	require.NoError(t, err)
+	require.NotNil(t, rec)
+	assert.Equal(t, old.Issuer(), rec.Issuer)
+	assert.Nil(t, rec.Token, "no token of the old server is kept")
 	authReqs, tokenReqs, regs := next.Snapshot()
 	assert.Empty(t, authReqs)
 	assert.Empty(t, tokenReqs)

@@ -170,7 +170,7 @@ func (a *authorizer) acquire(ctx context.Context, req obtainRequest) (out outcom
 	if rec.Issuer != "" && rec.Issuer != d.as.Issuer {
 		// Obtained from another authorization server: nothing of it is
 		// valid here, and none of it may be shown to this one.
-		if err := a.leaveAuthorizationServer(ctx, rec.Issuer, d.as.Issuer); err != nil {
+		if err := a.leaveAuthorizationServer(ctx, rec, d.as.Issuer); err != nil {
 			return outcomeChanged, nil, err
 		}
 		rec = &Record{}
