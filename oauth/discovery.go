@@ -135,17 +135,24 @@ func (a *authorizer) discoverFrom(ctx context.Context, ch *bearerChallenge, prm 
 // rediscover reads the protected resource metadata again after the
 // server refused a request (a 401), because the server may have moved
 // to another authorization server (SEP-2352), and returns what to
-// authorize with: prev when the metadata still names prev's
-// authorization server, else a full discovery of the one it names now.
+// authorize with: prev's authorization server when the metadata still
+// names it, else a full discovery of the one it names now.
 // Metadata that cannot be found now says nothing of a move: prev stays.
 func (a *authorizer) rediscover(ctx context.Context, prev *discovery, ch *bearerChallenge) (*discovery, error) {
 	prm, err := a.fetchPRM(ctx, ch.ResourceMetadata)
 	if err != nil {
 		return nil, err
 	}
-	if prm == nil || prev.prm != nil && prm.Resource == prev.prm.Resource &&
-		len(prm.AuthorizationServers) > 0 && prm.AuthorizationServers[0] == prev.as.Issuer {
+	if prm == nil {
 		return prev, nil
+	}
+	if prev.prm != nil && prm.Resource == prev.prm.Resource &&
+		len(prm.AuthorizationServers) > 0 && prm.AuthorizationServers[0] == prev.as.Issuer {
+		// The same authorization server: keep its metadata, take the
+		// resource's as just read (its scopes_supported may have changed).
+		d := *prev
+		d.prm = prm
+		return &d, nil
 	}
 	return a.discoverFrom(ctx, ch, prm)
 }
