@@ -71,12 +71,17 @@ func (a *authorizer) discover(ctx context.Context, ch *bearerChallenge) (*discov
 		}
 		ch = probed
 	}
-	d := &discovery{challengeScopes: ch.Scopes}
-
 	prm, err := a.fetchPRM(ctx, ch.ResourceMetadata)
 	if err != nil {
 		return nil, err
 	}
+	return a.discoverFrom(ctx, ch, prm)
+}
+
+// discoverFrom completes discovery from the protected resource metadata
+// found (nil: none) and the challenge that started it.
+func (a *authorizer) discoverFrom(ctx context.Context, ch *bearerChallenge, prm *protectedResourceMetadata) (*discovery, error) {
+	d := &discovery{challengeScopes: ch.Scopes}
 	if prm == nil {
 		// 2025-03-26: no protected resource metadata. The authorization
 		// server is the MCP server's origin (the path is discarded); its
@@ -125,6 +130,31 @@ func (a *authorizer) discover(ctx context.Context, ch *bearerChallenge) (*discov
 	}
 	d.as, d.asFromMetadata = meta, true
 	return d, nil
+}
+
+// rediscover reads the protected resource metadata again after the
+// server refused a request (a 401), because the server may have moved
+// to another authorization server (SEP-2352), and returns what to
+// authorize with: prev's authorization server when the metadata still
+// names it, else a full discovery of the one it names now.
+// Metadata that cannot be found now says nothing of a move: prev stays.
+func (a *authorizer) rediscover(ctx context.Context, prev *discovery, ch *bearerChallenge) (*discovery, error) {
+	prm, err := a.fetchPRM(ctx, ch.ResourceMetadata)
+	if err != nil {
+		return nil, err
+	}
+	if prm == nil {
+		return prev, nil
+	}
+	if prev.prm != nil && prm.Resource == prev.prm.Resource &&
+		len(prm.AuthorizationServers) > 0 && prm.AuthorizationServers[0] == prev.as.Issuer {
+		// The same authorization server: keep its metadata, take the
+		// resource's as just read (its scopes_supported may have changed).
+		d := *prev
+		d.prm = prm
+		return &d, nil
+	}
+	return a.discoverFrom(ctx, ch, prm)
 }
 
 // fetchPRM tries the challenge's resource_metadata URL, then the

@@ -140,15 +140,25 @@ func (a *authorizer) runFlight(ctx context.Context, f *flight, req obtainRequest
 // returns the new record (a copy of the current one with the new token).
 func (a *authorizer) acquire(ctx context.Context, req obtainRequest) (out outcome, rec *Record, err error) {
 	a.mu.Lock()
-	cur, d := a.rec, a.disc
+	cur, prev := a.rec, a.disc
 	a.mu.Unlock()
 
-	// Login rediscovers: the server may have moved to another
-	// authorization server since.
-	if d == nil || req.reason == reasonLogin {
-		if d, err = a.discover(ctx, req.challenge); err != nil {
-			return outcomeChanged, nil, err
-		}
+	d := prev
+	switch {
+	case d == nil || req.reason == reasonLogin:
+		// Login discovers afresh: the server may have moved to another
+		// authorization server since.
+		d, err = a.discover(ctx, req.challenge)
+	case req.challenge != nil && (req.reason == reasonNoToken || req.reason == reasonRejected):
+		// A 401 may mean just that (SEP-2352): the server moved to
+		// another authorization server, which refuses the old one's
+		// tokens. Its metadata says where authorization is now.
+		d, err = a.rediscover(ctx, prev, req.challenge)
+	}
+	if err != nil {
+		return outcomeChanged, nil, err
+	}
+	if d != prev {
 		a.mu.Lock()
 		a.disc = d
 		a.mu.Unlock()
@@ -159,7 +169,10 @@ func (a *authorizer) acquire(ctx context.Context, req obtainRequest) (out outcom
 	}
 	if rec.Issuer != "" && rec.Issuer != d.as.Issuer {
 		// Obtained from another authorization server: nothing of it is
-		// valid here.
+		// valid here, and none of it may be shown to this one.
+		if err := a.leaveAuthorizationServer(ctx, rec, d.as.Issuer); err != nil {
+			return outcomeChanged, nil, err
+		}
 		rec = &Record{}
 	}
 	rec.Resource = d.resource

@@ -239,7 +239,7 @@ func (k *Kit) serveRegister(w http.ResponseWriter, r *http.Request) {
 	}
 	k.mu.Lock()
 	k.registrations = append(k.registrations, body)
-	id := fmt.Sprintf("dyn-client-%d", k.next())
+	id := fmt.Sprintf("dyn-client-%d-%d", k.serial, k.next())
 	if method != AuthNone && !k.cfg.NoSecret {
 		c.secret = k.secretLocked("dyn-secret", "client secret")
 	}

@@ -115,3 +115,41 @@ func (k *Kit) waitForHold(r *http.Request) bool {
 		return false
 	}
 }
+
+// MoveTo moves the resource to to's authorization server, as an
+// operator migrating it would (SEP-2352): from now on its protected
+// resource metadata names to's issuer, and it accepts only the access
+// tokens to issued; a token of its own authorization server gets 401
+// invalid_token with MovedDescription.
+func (k *Kit) MoveTo(to *Kit) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.movedTo = to
+}
+
+// authServer is the kit whose authorization server the resource names.
+func (k *Kit) authServer() *Kit {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.movedTo != nil {
+		return k.movedTo
+	}
+	return k
+}
+
+// lookupToken returns the scopes of an access token the resource
+// accepts; moved says it is a valid token of the authorization server
+// the resource left.
+func (k *Kit) lookupToken(tok string) (scopes []string, valid, moved bool) {
+	as := k.authServer()
+	as.mu.Lock()
+	scopes, valid = as.tokens[tok]
+	as.mu.Unlock()
+	if valid || as == k {
+		return scopes, valid, false
+	}
+	k.mu.Lock()
+	_, moved = k.tokens[tok]
+	k.mu.Unlock()
+	return nil, false, moved
+}

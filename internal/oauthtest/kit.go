@@ -25,6 +25,9 @@ const (
 	// RejectedDescription is the error_description of the 401 a refused
 	// token gets.
 	RejectedDescription = "token revoked by policy"
+	// MovedDescription is the error_description of the 401 a token of the
+	// authorization server the resource left gets (see MoveTo).
+	MovedDescription = "authorization server has changed"
 	// SecretMarker is part of every token, secret and code the kit issues.
 	SecretMarker = "secretvalue"
 )
@@ -162,6 +165,11 @@ type Kit struct {
 	idpKey  *ecdsa.PrivateKey // signs ID-JAGs
 	idpJAGs atomic.Int32
 
+	// serial tells this kit's client ids and secrets from another kit's,
+	// so that a test with two authorization servers sees whose a client
+	// sent.
+	serial int64
+
 	mu             sync.Mutex
 	metadataIssuer string
 	rsHits         []string // paths requested from the resource server
@@ -176,7 +184,13 @@ type Kit struct {
 	refresh        map[string][]string // valid refresh token → scopes
 	secrets        []secret            // every secret issued or received
 	hold           *refreshHold
+	// movedTo is the kit whose authorization server the resource now
+	// names (MoveTo); nil: its own.
+	movedTo *Kit
 }
+
+// kits numbers the kits of the process (Kit.serial).
+var kits atomic.Int64
 
 type dynClient struct{ secret, method, redirect string }
 
@@ -190,8 +204,8 @@ func New(t testing.TB, cfg Config) *Kit {
 	t.Helper()
 	tr := &http.Transport{}
 	k := &Kit{t: t, cfg: cfg, client: &http.Client{Transport: tr},
-		metadataIssuer: cfg.MetadataIssuer,
-		clients:        map[string]dynClient{}, codes: map[string]codeGrant{},
+		metadataIssuer: cfg.MetadataIssuer, serial: kits.Add(1),
+		clients: map[string]dynClient{}, codes: map[string]codeGrant{},
 		tokens: map[string][]string{}, refresh: map[string][]string{}}
 	k.rejectAll.Store(cfg.RejectAllTokens)
 	for _, s := range cfg.PreClients {
@@ -248,10 +262,10 @@ func (k *Kit) next() int64 { return k.n.Add(1) }
 // must not show it).
 type secret struct{ kind, value string }
 
-// secretLocked returns a fresh secret value, prefix-N-SecretMarker, and
-// remembers it. Callers hold k.mu.
+// secretLocked returns a fresh secret value, prefix-K-N-SecretMarker
+// (K the kit's serial: no other kit issues it), and remembers it. Callers hold k.mu.
 func (k *Kit) secretLocked(prefix, kind string) string {
-	s := fmt.Sprintf("%s-%d-%s", prefix, k.next(), SecretMarker)
+	s := fmt.Sprintf("%s-%d-%d-%s", prefix, k.serial, k.next(), SecretMarker)
 	k.secrets = append(k.secrets, secret{kind, s})
 	return s
 }

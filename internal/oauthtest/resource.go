@@ -45,7 +45,7 @@ func (k *Kit) servePRM(w http.ResponseWriter) {
 	if k.cfg.PRMResource != "" {
 		resource = k.cfg.PRMResource
 	}
-	doc := map[string]any{"resource": resource, "authorization_servers": []string{k.Issuer()}}
+	doc := map[string]any{"resource": resource, "authorization_servers": []string{k.authServer().Issuer()}}
 	if k.cfg.PRMScopes != nil {
 		doc["scopes_supported"] = k.cfg.PRMScopes
 	}
@@ -86,11 +86,13 @@ func (k *Kit) serveProtected(w http.ResponseWriter, r *http.Request) {
 		WriteJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_token", "error_description": "Missing Authorization header"})
 		return
 	}
-	k.mu.Lock()
-	scopes, valid := k.tokens[tok]
-	k.mu.Unlock()
+	scopes, valid, moved := k.lookupToken(tok)
 	if !valid || k.rejectAll.Load() {
-		w.Header().Set("WWW-Authenticate", k.challenge("invalid_token", RejectedDescription, k.cfg.ChallengeScope))
+		desc := RejectedDescription
+		if moved {
+			desc = MovedDescription
+		}
+		w.Header().Set("WWW-Authenticate", k.challenge("invalid_token", desc, k.cfg.ChallengeScope))
 		WriteJSON(w, http.StatusUnauthorized, map[string]string{"error": "invalid_token"})
 		k.noteRefused(r.Method == http.MethodPost)
 		return
