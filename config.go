@@ -145,8 +145,9 @@ func (f *ConfigFile) Server(name string) (ServerConfig, error) {
 	return s, nil
 }
 
-// dialer builds the transport for this server.
-func (s ServerConfig) dialer(maxFrame int, e *Engine, hook func(*http.Request)) (transport.Dialer, error) {
+// dialer builds the transport for this server, authorized for subject
+// where it uses OAuth.
+func (s ServerConfig) dialer(maxFrame int, e *Engine, hook func(*http.Request), subject string) (transport.Dialer, error) {
 	cfg := &e.cfg
 	switch {
 	case s.Command != "":
@@ -160,7 +161,7 @@ func (s ServerConfig) dialer(maxFrame int, e *Engine, hook func(*http.Request)) 
 			Logger:        cfg.Logger,
 		}), nil
 	case s.URL != "":
-		return s.urlDialer(maxFrame, e, hook)
+		return s.urlDialer(maxFrame, e, hook, subject)
 	}
 	return nil, errors.New("mcpengine: server config needs a command")
 }

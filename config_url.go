@@ -121,7 +121,8 @@ func (s ServerConfig) header() (http.Header, error) {
 
 // urlDialer builds the transport of a URL server: Streamable HTTP (with
 // the legacy fallback unless the type forbids it), HTTP+SSE or WebSocket.
-func (s ServerConfig) urlDialer(maxFrame int, e *Engine, hook func(*http.Request)) (transport.Dialer, error) {
+// subject picks the OAuth authorization (SessionConfig.Subject).
+func (s ServerConfig) urlDialer(maxFrame int, e *Engine, hook func(*http.Request), subject string) (transport.Dialer, error) {
 	u, err := url.Parse(s.URL)
 	if err != nil || u.Host == "" {
 		return nil, fmt.Errorf("mcpengine: server URL %s is not an absolute URL", httpx.RedactURL(s.URL))
@@ -135,7 +136,7 @@ func (s ServerConfig) urlDialer(maxFrame int, e *Engine, hook func(*http.Request
 		return nil, err
 	}
 	if s.Auth != nil && s.Auth.OAuth != nil {
-		if client, err = e.oauthClientFor(s.URL, *s.Auth.OAuth, client); err != nil {
+		if client, err = e.oauthClientFor(s.URL, *s.Auth.OAuth, subject, client); err != nil {
 			return nil, err
 		}
 	}

@@ -134,6 +134,13 @@ type SessionConfig struct {
 	// Dialer, when set, is used instead of Server (memory pipes, custom
 	// transports).
 	Dialer transport.Dialer
+	// Subject is the user this session acts for, an opaque string the
+	// embedder chooses (its own user id). With "auth": {"oauth": ...} the
+	// sessions of one server and one subject share one Authorizer (one
+	// token, one refresh at a time, stored under the subject), and another
+	// subject's sessions never see it; the UserAgent is told whose sign-in
+	// it runs (oauth.SubjectFromContext). Empty: the engine acts as itself.
+	Subject string
 
 	// Per-session overrides of the engine's Config (zero = engine's).
 	RequestTimeout time.Duration
@@ -163,7 +170,7 @@ type Engine struct {
 	httpMu      sync.Mutex
 	httpClients map[httpClientKey]*http.Client // one per server, built on first use
 	dialGate    httpx.DialGate                 // spaces out every client's dials while descriptors run out
-	authorizers map[oauthKey]*oauthEntry       // one per server and OAuth settings
+	authorizers map[oauthKey]*oauthEntry       // one per server, OAuth settings and subject
 	oauthStore  oauth.TokenStore               // the in-memory store when Config.OAuth has none
 
 	eras *actors.EraCache // the protocol version settled per server
@@ -228,7 +235,7 @@ func (e *Engine) Open(ctx context.Context, sc SessionConfig) (*Session, error) {
 		if sc.OnHTTPRequest != nil {
 			hook = sc.OnHTTPRequest
 		}
-		if dialer, err = sc.Server.dialer(e.cfg.MaxFrameBytes, e, hook); err != nil {
+		if dialer, err = sc.Server.dialer(e.cfg.MaxFrameBytes, e, hook, sc.Subject); err != nil {
 			return nil, err
 		}
 	}

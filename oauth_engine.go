@@ -24,12 +24,15 @@ type OAuthOptions struct {
 	UserAgent oauth.UserAgent
 }
 
-// oauthKey names one authorization context: a server and the settings the
-// engine authorizes to it with. Sessions that share a key share one
-// Authorizer, hence one discovery, one login and one refresh at a time.
+// oauthKey names one authorization context: a server, the settings the
+// engine authorizes to it with, and the subject (user) it acts for.
+// Sessions that share a key share one Authorizer, hence one discovery, one
+// login and one refresh at a time; another subject's sessions never see
+// its token.
 type oauthKey struct {
 	url      string
 	settings string // the oauth.Config, encoded
+	subject  string // SessionConfig.Subject; "" for none
 }
 
 // oauthEntry is one shared Authorizer and the HTTP client that sends
@@ -40,9 +43,18 @@ type oauthEntry struct {
 }
 
 // Authorizer returns the Authorizer the engine uses for a server configured
-// with OAuth, the one every session of that server shares: embedders use it
-// to log in ahead of time (Login), read the token or log out.
+// with OAuth, the one every session of that server without a Subject
+// shares: embedders use it to log in ahead of time (Login), read the token
+// or log out.
 func (e *Engine) Authorizer(s ServerConfig) (*oauth.Authorizer, error) {
+	return e.SubjectAuthorizer(s, "")
+}
+
+// SubjectAuthorizer returns the Authorizer of a server for one subject
+// (SessionConfig.Subject), the one every session of that server and
+// subject shares. Its Logout forgets that subject's token only; other
+// subjects' sessions and records are untouched.
+func (e *Engine) SubjectAuthorizer(s ServerConfig, subject string) (*oauth.Authorizer, error) {
 	if s.URL == "" || s.Auth == nil || s.Auth.OAuth == nil {
 		return nil, fmt.Errorf("mcpengine: server config has no url with auth.oauth")
 	}
@@ -54,7 +66,7 @@ func (e *Engine) Authorizer(s ServerConfig) (*oauth.Authorizer, error) {
 	if err != nil {
 		return nil, err
 	}
-	entry, err := e.oauthEntryFor(s.URL, *s.Auth.OAuth, base)
+	entry, err := e.oauthEntryFor(s.URL, *s.Auth.OAuth, subject, base)
 	if err != nil {
 		return nil, err
 	}
@@ -62,21 +74,22 @@ func (e *Engine) Authorizer(s ServerConfig) (*oauth.Authorizer, error) {
 }
 
 // oauthClientFor returns the client whose requests carry the server's
-// access token, built on first use and shared by its sessions.
-func (e *Engine) oauthClientFor(serverURL string, cfg oauth.Config, base *http.Client) (*http.Client, error) {
-	entry, err := e.oauthEntryFor(serverURL, cfg, base)
+// access token for subject, built on first use and shared by the sessions
+// of that server and subject.
+func (e *Engine) oauthClientFor(serverURL string, cfg oauth.Config, subject string, base *http.Client) (*http.Client, error) {
+	entry, err := e.oauthEntryFor(serverURL, cfg, subject, base)
 	if err != nil {
 		return nil, err
 	}
 	return entry.client, nil
 }
 
-func (e *Engine) oauthEntryFor(serverURL string, cfg oauth.Config, base *http.Client) (*oauthEntry, error) {
+func (e *Engine) oauthEntryFor(serverURL string, cfg oauth.Config, subject string, base *http.Client) (*oauthEntry, error) {
 	settings, err := messages.Marshal(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("mcpengine: encoding oauth settings: %w", err)
 	}
-	key := oauthKey{url: serverURL, settings: string(settings)}
+	key := oauthKey{url: serverURL, settings: string(settings), subject: subject}
 	e.httpMu.Lock()
 	defer e.httpMu.Unlock()
 	if entry, ok := e.authorizers[key]; ok {
@@ -94,6 +107,7 @@ func (e *Engine) oauthEntryFor(serverURL string, cfg oauth.Config, base *http.Cl
 		Store:      store,
 		UserAgent:  e.cfg.OAuth.UserAgent,
 		Logger:     e.cfg.Logger,
+		Subject:    subject,
 	})
 	if err != nil {
 		return nil, err

@@ -8,12 +8,13 @@
 // machine-to-machine grants (client credentials, cross-app access).
 //
 // One Authorizer serves every session of an engine that talks to the same
-// server in the same authorization context: one discovery, one user-agent
-// round trip and one refresh at a time for all of them.
+// server in the same authorization context for the same subject (the user
+// it acts for, if any): one discovery, one user-agent round trip and one
+// refresh at a time for all of them.
 //
-// Tokens are stored under a key that names the server (its canonical URL)
-// and the authorization context (grant, client identity, identity
-// provider); see storeKey. Tokens, secrets, codes and verifiers never
+// Tokens are stored under a key that names the server (its canonical URL),
+// the authorization context (grant, client identity, identity provider)
+// and the subject; see storeKey. Tokens, secrets, codes and verifiers never
 // appear in errors or logs, and Record and Config print redacted.
 package oauth
 
@@ -105,6 +106,13 @@ type Options struct {
 	// RefreshBefore is how long before expiry a token is refreshed
 	// (default 30s).
 	RefreshBefore time.Duration
+	// Subject is the user this Authorizer acts for: an opaque string the
+	// embedder chooses (its own user id). It is part of the store key, so
+	// each subject has its own record, and the UserAgent reads it from the
+	// context of RedirectURI and Authorize (SubjectFromContext) to know
+	// whose sign-in it runs. Empty: the client acts as itself, under the
+	// key records had before subjects existed.
+	Subject string
 }
 
 // Authorizer holds the authorization of one server for every session that
@@ -144,13 +152,19 @@ func (a *Authorizer) Token(ctx context.Context) (*oauth2.Token, error) {
 // needed) and runs the configured grant now, storing the token.
 func (a *Authorizer) Login(ctx context.Context) error { return a.impl.login(ctx) }
 
-// Logout forgets the stored token (and registration) of this server.
+// Logout forgets the stored token (and registration) of this server for
+// this Authorizer's subject; other subjects' records are untouched.
 func (a *Authorizer) Logout(ctx context.Context) error { return a.impl.logout(ctx) }
+
+// Subject is the user this Authorizer acts for ("" for none).
+func (a *Authorizer) Subject() string { return a.impl.subject }
 
 // UserAgent runs the user-facing step of the authorization code grant: it
 // sends the user to the authorization URL and returns the query of the
 // redirect back to its redirect URI. Embedders plug their own (a web app's
-// redirect, a device-style prompt).
+// redirect, a device-style prompt). The contexts it is given carry the
+// subject the sign-in is for (SubjectFromContext): a web application
+// redirects that user's browser.
 type UserAgent interface {
 	// RedirectURI is where the authorization server sends the user back;
 	// it is registered with the server and sent in the authorization and
@@ -161,8 +175,10 @@ type UserAgent interface {
 	Authorize(ctx context.Context, authURL string) (url.Values, error)
 }
 
-// TokenStore keeps what an Authorizer obtained, keyed by server and
-// authorization context, so that later processes reuse it.
+// TokenStore keeps what an Authorizer obtained, keyed by server,
+// authorization context and subject, so that later processes reuse it.
+// Keys of the empty subject are those of releases before subjects, so
+// records stored then stay readable.
 type TokenStore interface {
 	Load(ctx context.Context, key string) (*Record, error) // (nil, nil) when absent
 	Save(ctx context.Context, key string, rec *Record) error

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -31,6 +32,7 @@ type authorizer struct {
 	httpClient    *http.Client
 	store         TokenStore
 	storeKey      string
+	subject       string // the user acted for; "" for none
 	agent         UserAgent
 	log           *slog.Logger
 	refreshBefore time.Duration
@@ -68,6 +70,7 @@ func newAuthorizer(serverURL string, cfg Config, opts Options) (*authorizer, err
 		log:           opts.Logger,
 		refreshBefore: opts.RefreshBefore,
 		maxStepUps:    cfg.MaxStepUps,
+		subject:       opts.Subject,
 	}
 	switch a.grant {
 	case "":
@@ -108,7 +111,7 @@ func newAuthorizer(serverURL string, cfg Config, opts Options) (*authorizer, err
 	if a.maxStepUps <= 0 {
 		a.maxStepUps = defaultMaxStepUps
 	}
-	a.storeKey = storeKey(res.String(), a.grant, cfg)
+	a.storeKey = storeKey(res.String(), a.grant, cfg, a.subject)
 	return a, nil
 }
 
@@ -118,8 +121,10 @@ func newAuthorizer(serverURL string, cfg Config, opts Options) (*authorizer, err
 // cross-app access the identity provider and its client. Another
 // configuration of the same server thus never picks up a token obtained
 // for another client. Scopes are not part of it: a step-up replaces the
-// record.
-func storeKey(resource, grant string, cfg Config) string {
+// record. A subject comes last, quoted so that no subject can spell
+// another key; the empty subject adds nothing, keeping the keys (and so
+// the stored records) of releases before subjects.
+func storeKey(resource, grant string, cfg Config, subject string) string {
 	client := "dynamic"
 	switch {
 	case cfg.ClientID != "":
@@ -130,6 +135,9 @@ func storeKey(resource, grant string, cfg Config) string {
 	parts := []string{"mcpengine-oauth/v1", resource, "grant:" + grant, client}
 	if grant == GrantCrossAppAccess && cfg.IDP != nil {
 		parts = append(parts, "idp:"+cfg.IDP.Issuer, "idp-client:"+cfg.IDP.ClientID)
+	}
+	if subject != "" {
+		parts = append(parts, "subject:"+strconv.Quote(subject))
 	}
 	return strings.Join(parts, " ")
 }

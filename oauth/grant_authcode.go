@@ -26,7 +26,9 @@ func (a *authorizer) authorizationCode(ctx context.Context, d *discovery, rec *R
 	if d.as.AuthorizationEndpoint == "" {
 		return nil, unauthorized("the authorization server metadata has no authorization_endpoint", nil)
 	}
-	redirectURI, err := a.agent.RedirectURI(ctx)
+	// The agent learns whose sign-in this is from its context.
+	agentCtx := withSubject(ctx, a.subject)
+	redirectURI, err := a.agent.RedirectURI(agentCtx)
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +48,7 @@ func (a *authorizer) authorizationCode(ctx context.Context, d *discovery, rec *R
 	authURL := conf.AuthCodeURL(state, oauth2.S256ChallengeOption(verifier), resource)
 
 	a.log.DebugContext(ctx, "oauth: authorization request", "endpoint", d.as.AuthorizationEndpoint, "scopes", scopes, "resource", d.resource)
-	q, err := a.agent.Authorize(ctx, authURL)
+	q, err := a.agent.Authorize(agentCtx, authURL)
 	if err != nil {
 		return nil, err
 	}

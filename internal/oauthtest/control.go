@@ -24,6 +24,17 @@ func (k *Kit) RevokeAccessTokens() int {
 	return n
 }
 
+// RevokeAccessToken forgets one access token, as an authorization server
+// revoking one user's grant would; other tokens stay valid. It reports
+// whether tok was valid.
+func (k *Kit) RevokeAccessToken(tok string) bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	_, ok := k.tokens[tok]
+	delete(k.tokens, tok)
+	return ok
+}
+
 // AddAccessToken makes tok a valid access token with scopes, as if the
 // kit had issued it (a token a previous process stored).
 func (k *Kit) AddAccessToken(tok string, scopes ...string) {
