@@ -198,3 +198,106 @@ func TestOAuthSubjectsEachCallCarriesOnlyItsUsersToken(t *testing.T) {
 	assert.NotSame(t, a, own)
 	assert.Empty(t, own.Subject())
 }
+
+// TestOAuthSubjectsRefreshStorm: 1000 sessions of 100 users (10 each) to one
+// protected server cost one sign-in per user. Every access token is then
+// revoked at once (as if all expired together) and 2000 calls start, 2
+// per session; the kit answers refreshes only once all 2000 were refused
+// with the old tokens. Each user's sessions share one refresh: 100 refresh
+// requests, and no call fails or carries another user's token.
+func TestOAuthSubjectsRefreshStorm(t *testing.T) {
+	const users, sessionsPerUser, callsPerSession = 100, 10, 2
+	k, log := protectedLoggedDemo(t, oauthtest.Config{PRMInHeader: true, RefreshTokens: true})
+	agent := &subjectAgent{inner: redirectAgent(k), signIns: map[string]int{}}
+	e := newEngine(t, mcpengine.Config{OAuth: mcpengine.OAuthOptions{UserAgent: agent}})
+	ctx := testCtx(t, 2*time.Minute)
+	server := oauthServer(k)
+	user := func(i int) string { return fmt.Sprintf("user%02d", i) }
+
+	type userSession struct {
+		user string
+		s    *mcpengine.Session
+	}
+	all := make([]userSession, users*sessionsPerUser)
+	errs := make([]error, len(all))
+	var wg sync.WaitGroup
+	for i := range all {
+		all[i].user = user(i % users)
+		wg.Add(1)
+		// Exits when its session is connected or failed.
+		go func() {
+			defer wg.Done()
+			all[i].s, errs[i] = e.Connect(ctx, mcpengine.SessionConfig{
+				Name: fmt.Sprintf("s%03d", i), Server: server, Subject: all[i].user})
+		}()
+	}
+	wg.Wait()
+	require.NoError(t, errors.Join(errs...))
+	for i := range users {
+		require.Equal(t, 1, agent.count(user(i)), "one sign-in for %s", user(i))
+	}
+	require.Equal(t, users, k.TokenRequests(oauthtest.GrantAuthorizationCode))
+	for _, us := range all {
+		require.NoError(t, us.s.Ping(ctx)) // quiet before the hold (see HoldRefreshes)
+	}
+
+	require.Equal(t, users, k.RevokeAccessTokens())
+	refusedBefore := k.RefusedPosts()
+	const calls = users * sessionsPerUser * callsPerSession
+	k.HoldRefreshes(calls)
+	var (
+		mu       sync.Mutex
+		failures []error
+	)
+	start := make(chan struct{})
+	for _, us := range all {
+		for j := range callsPerSession {
+			wg.Add(1)
+			// Exits when its call returns.
+			go func() {
+				defer wg.Done()
+				<-start
+				want := fmt.Sprintf("%s/%d", us.user, j)
+				res, err := us.s.CallTool(ctx, "echo", map[string]any{"text": want})
+				if err == nil && (res.IsError || len(res.Content) != 1 || res.Content[0].Text != want) {
+					err = fmt.Errorf("call %s answered %+v", want, res)
+				}
+				if err != nil {
+					mu.Lock()
+					failures = append(failures, err)
+					mu.Unlock()
+				}
+			}()
+		}
+	}
+	close(start)
+	wg.Wait()
+	if len(failures) > 0 {
+		t.Errorf("%d of %d calls failed; the first: %v", len(failures), calls, failures[0])
+	}
+	assert.Equal(t, users, k.TokenRequests(oauthtest.GrantRefreshToken), "one refresh per user")
+	assert.Equal(t, users, k.TokenRequests(oauthtest.GrantAuthorizationCode), "no new sign-in")
+	assert.Equal(t, calls, k.RefusedPosts()-refusedBefore, "every call was refused once with its revoked token, none twice")
+
+	// Each user's calls carried that user's tokens only: the revoked one
+	// (refused) and the refreshed one, never a token another user's calls
+	// carried.
+	owner := map[string]string{}
+	for i := range users {
+		u := user(i)
+		a, err := e.SubjectAuthorizer(server, u)
+		require.NoError(t, err)
+		tok, err := a.Token(ctx)
+		require.NoError(t, err)
+		got := log.of(u)
+		assert.Equal(t, sessionsPerUser*callsPerSession, got[tok.AccessToken], "%s's calls were served with the refreshed token", u)
+		for tok := range got {
+			if other, ok := owner[tok]; ok {
+				t.Errorf("a token of %s was carried by %s's calls", other, u)
+			}
+			owner[tok] = u
+		}
+	}
+	t.Logf("%d calls across %d sessions of %d users: %d failures, %d refresh requests",
+		calls, len(all), users, len(failures), k.TokenRequests(oauthtest.GrantRefreshToken))
+}
