@@ -60,3 +60,40 @@ func ExampleOAuthOptions() {
 	// first request does, and every other session waits for it.
 	// Output: one authorizer per server: true
 }
+
+// webAgent is a web application's user agent: it is told whose sign-in it
+// runs (oauth.SubjectFromContext) and sends that user's browser to the
+// authorization URL, then waits for its own callback handler.
+type webAgent struct{ redirectUser func(user, authURL string) }
+
+func (w webAgent) RedirectURI(context.Context) (string, error) {
+	return "https://myapp.example.com/oauth/callback", nil
+}
+
+func (w webAgent) Authorize(ctx context.Context, authURL string) (url.Values, error) {
+	w.redirectUser(oauth.SubjectFromContext(ctx), authURL)
+	return nil, errors.New("this sketch has no callback handler")
+}
+
+// A platform acting for its users names the user in each session's
+// Subject: the sessions of one server and one user share that user's
+// token (one sign-in, one refresh at a time), stored under the user in
+// the embedder's TokenStore, and no other user's session sees it. Logging
+// one user out touches no other.
+func ExampleEngine_SubjectAuthorizer() {
+	eng := mcpengine.New(mcpengine.Config{OAuth: mcpengine.OAuthOptions{
+		UserAgent: webAgent{redirectUser: func(user, authURL string) { /* push authURL to user's browser */ }},
+	}})
+	defer eng.Close(context.Background())
+
+	server := mcpengine.ServerConfig{URL: "https://mcp.example.com/mcp", Auth: &mcpengine.AuthConfig{OAuth: &oauth.Config{}}}
+	// eng.Connect(ctx, mcpengine.SessionConfig{Name: "alice-1", Server: server, Subject: "alice"})
+	alice, _ := eng.SubjectAuthorizer(server, "alice")
+	bob, _ := eng.SubjectAuthorizer(server, "bob")
+	again, _ := eng.SubjectAuthorizer(server, "alice")
+	fmt.Println("one authorizer per user:", alice == again, alice != bob)
+	fmt.Println("alice logs out:", alice.Logout(context.Background()))
+	// Output:
+	// one authorizer per user: true true
+	// alice logs out: <nil>
+}

@@ -103,7 +103,9 @@ func (s *rowStore) Delete(_ context.Context, key string) error {
 
 // A TokenStore of the embedder's own: the Authorizer loads the record of
 // its server once, saves every new token (after a login, a refresh or a
-// step-up) and deletes it on Logout.
+// step-up) and deletes it on Logout. An Authorizer acting for a user
+// (Options.Subject) has a key of its own, so each user's record is a row
+// of its own, and Logout deletes that user's row only.
 func Example_tokenStore() {
 	store := &rowStore{rows: map[string][]byte{}}
 	a, err := oauth.New("https://mcp.example.com/mcp", oauth.Config{Grant: oauth.GrantClientCredentials,
