@@ -1,7 +1,6 @@
 package streamable
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -39,7 +38,8 @@ func (c *conn) runPost(p *post) {
 		// server that answered at once, then stopped reading), a Read of
 		// the answer outlives the context until HTTP2WriteTimeout.
 		// Closing the body ends that Read at once.
-		defer context.AfterFunc(p.ctx(), func() { _ = resp.Body.Close() })()
+		p.pc.watchBody(resp.Body)
+		defer p.pc.unwatchBody()
 	}
 
 	switch status := resp.StatusCode; {

@@ -3,6 +3,7 @@ package streamable
 import (
 	"net/http"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -48,4 +49,44 @@ func TestRequestsAfterAnAbortedOneAreAnswered(t *testing.T) {
 		assert.Nil(t, m.Error, "answered, not failed")
 	}
 	assert.Empty(t, col2.frames)
+}
+
+// closeCount is an answer body that counts its closes.
+type closeCount struct{ closed chan struct{} }
+
+func (b *closeCount) Close() error {
+	close(b.closed) // a second close would panic: the watch closes once
+	return nil
+}
+
+// A watched body is closed when its post's context ends, and at once when
+// it was watched after that; an unwatched one is not touched, so the
+// context, handed back, closes no body of a later post.
+func TestPostContextClosesTheWatchedBody(t *testing.T) {
+	p := &post{}
+	p.takeCtx()
+	unwatched := &closeCount{closed: make(chan struct{})}
+	p.pc.watchBody(unwatched)
+	p.pc.unwatchBody()
+	watched := &closeCount{closed: make(chan struct{})}
+	p.pc.watchBody(watched)
+	p.cancel()
+	select {
+	case <-watched.closed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the watched body was not closed when the context ended")
+	}
+	late := &closeCount{closed: make(chan struct{})}
+	p.pc.watchBody(late)
+	select {
+	case <-late.closed:
+	default:
+		t.Fatal("a body watched after the context ended was not closed at once")
+	}
+	p.pc.unwatchBody()
+	select {
+	case <-unwatched.closed:
+		t.Fatal("an unwatched body was closed")
+	default:
+	}
 }
