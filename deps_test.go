@@ -1,12 +1,11 @@
 package mcpengine_test
 
 import (
-	"bufio"
-	"bytes"
-	"os/exec"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcpengine/mcpengine/internal/testkit"
 )
 
 // rootPackage is what an embedder imports.
@@ -72,7 +71,7 @@ var tolerated = map[string][]string{
 // fails, naming the import chain, on any package matching cliOnly.
 // `make deps-check` runs it.
 func TestRootPackageLinksNoCLIDependencies(t *testing.T) {
-	graph := importGraph(t, rootPackage)
+	graph := testkit.ImportGraph(t, rootPackage)
 	if _, ok := graph[rootPackage]; !ok {
 		t.Fatalf("go list -deps did not report %s", rootPackage)
 	}
@@ -95,39 +94,12 @@ func TestRootPackageLinksNoCLIDependencies(t *testing.T) {
 			}
 			parent[imp] = pkg
 			if isCLIOnly(imp) {
-				t.Errorf("the root package links %s: %s", imp, chain(parent, imp))
+				t.Errorf("the root package links %s: %s", imp, testkit.ImportChain(parent, imp))
 				continue // its own imports would only repeat the finding
 			}
 			queue = append(queue, imp)
 		}
 	}
-}
-
-// importGraph is every non-standard package pkg depends on, with its
-// imports, as the build for this platform sees it (what a binary links).
-func importGraph(t *testing.T, pkg string) map[string][]string {
-	t.Helper()
-	out, err := exec.Command("go", "list", "-deps",
-		"-f", `{{if not .Standard}}{{.ImportPath}}{{range .Imports}} {{.}}{{end}}{{end}}`, pkg).Output()
-	if err != nil {
-		var stderr []byte
-		if ee, ok := err.(*exec.ExitError); ok {
-			stderr = ee.Stderr
-		}
-		t.Fatalf("go list -deps %s: %v\n%s", pkg, err, stderr)
-	}
-	graph := map[string][]string{}
-	sc := bufio.NewScanner(bytes.NewReader(out))
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		if f := strings.Fields(sc.Text()); len(f) > 0 {
-			graph[f[0]] = f[1:]
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return graph
 }
 
 func isCLIOnly(pkg string) bool {
@@ -137,14 +109,4 @@ func isCLIOnly(pkg string) bool {
 		}
 	}
 	return false
-}
-
-// chain is the import path from the root package to pkg.
-func chain(parent map[string]string, pkg string) string {
-	var c []string
-	for p := pkg; p != ""; p = parent[p] {
-		c = append(c, p)
-	}
-	slices.Reverse(c)
-	return strings.Join(c, " → ")
 }

@@ -80,41 +80,18 @@ func TestOAuthRefreshWith1000CallsInFlightAcross100Sessions(t *testing.T) {
 	refusedBefore := k.RefusedPosts()
 	const calls = sessions * callsPerSession
 	k.HoldRefreshes(calls)
-	var (
-		mu       sync.Mutex
-		failures []error
-	)
-	start := make(chan struct{})
+	var echoes []echoCall
 	for i, s := range all {
 		for j := range callsPerSession {
-			wg.Add(1)
-			// Exits when its call returns.
-			go func() {
-				defer wg.Done()
-				<-start
-				want := fmt.Sprintf("%d/%d", i, j)
-				res, err := s.CallTool(ctx, "echo", map[string]any{"text": want})
-				if err == nil && (res.IsError || len(res.Content) != 1 || res.Content[0].Text != want) {
-					err = fmt.Errorf("call %s answered %+v", want, res)
-				}
-				if err != nil {
-					mu.Lock()
-					failures = append(failures, err)
-					mu.Unlock()
-				}
-			}()
+			echoes = append(echoes, echoCall{s: s, text: fmt.Sprintf("%d/%d", i, j)})
 		}
 	}
-	close(start)
-	wg.Wait()
-	if len(failures) > 0 {
-		t.Errorf("%d of %d calls failed; the first: %v", len(failures), calls, failures[0])
-	}
+	failed := echoAllAtOnce(t, ctx, echoes)
 	assert.Equal(t, 1, k.TokenRequests(oauthtest.GrantRefreshToken), "exactly one refresh for 1000 calls")
 	assert.Equal(t, 1, k.TokenRequests(oauthtest.GrantAuthorizationCode), "no new authorization")
 	assert.Equal(t, calls, k.RefusedPosts()-refusedBefore, "every call was refused once with the revoked token, none twice")
 	t.Logf("%d calls across %d sessions: %d failures, %d refresh request(s), %d calls refused with the revoked token",
-		calls, sessions, len(failures), k.TokenRequests(oauthtest.GrantRefreshToken), k.RefusedPosts()-refusedBefore)
+		calls, sessions, failed, k.TokenRequests(oauthtest.GrantRefreshToken), k.RefusedPosts()-refusedBefore)
 }
 
 // TestOAuthUncurable401FailsConnectPromptly: a server that refuses every
@@ -205,4 +182,47 @@ func TestOAuthStepUpThroughTheEngine(t *testing.T) {
 	authReqs, _, _ = k.Snapshot()
 	assert.Len(t, authReqs, 2, "the wider token serves later calls")
 	assert.Equal(t, mcpengine.StateReady, s.State())
+}
+
+// echoCall is one echo a session makes in echoAllAtOnce.
+type echoCall struct {
+	s    *mcpengine.Session
+	text string
+}
+
+// echoAllAtOnce makes every call on a goroutine of its own, all released
+// at once (a storm against tokens revoked together), and fails t with the
+// count and the first call that failed or answered other than its text.
+// It returns how many failed.
+func echoAllAtOnce(t *testing.T, ctx context.Context, calls []echoCall) (failed int) {
+	t.Helper()
+	var (
+		wg       sync.WaitGroup
+		mu       sync.Mutex
+		failures []error
+	)
+	start := make(chan struct{})
+	for _, c := range calls {
+		wg.Add(1)
+		// Exits when its call returns.
+		go func() {
+			defer wg.Done()
+			<-start
+			res, err := c.s.CallTool(ctx, "echo", map[string]any{"text": c.text})
+			if err == nil && (res.IsError || len(res.Content) != 1 || res.Content[0].Text != c.text) {
+				err = fmt.Errorf("call %s answered %+v", c.text, res)
+			}
+			if err != nil {
+				mu.Lock()
+				failures = append(failures, err)
+				mu.Unlock()
+			}
+		}()
+	}
+	close(start)
+	wg.Wait()
+	if len(failures) > 0 {
+		t.Errorf("%d of %d calls failed; the first: %v", len(failures), len(calls), failures[0])
+	}
+	return len(failures)
 }

@@ -245,36 +245,13 @@ func TestOAuthSubjectsRefreshStorm(t *testing.T) {
 	refusedBefore := k.RefusedPosts()
 	const calls = users * sessionsPerUser * callsPerSession
 	k.HoldRefreshes(calls)
-	var (
-		mu       sync.Mutex
-		failures []error
-	)
-	start := make(chan struct{})
+	var echoes []echoCall
 	for _, us := range all {
 		for j := range callsPerSession {
-			wg.Add(1)
-			// Exits when its call returns.
-			go func() {
-				defer wg.Done()
-				<-start
-				want := fmt.Sprintf("%s/%d", us.user, j)
-				res, err := us.s.CallTool(ctx, "echo", map[string]any{"text": want})
-				if err == nil && (res.IsError || len(res.Content) != 1 || res.Content[0].Text != want) {
-					err = fmt.Errorf("call %s answered %+v", want, res)
-				}
-				if err != nil {
-					mu.Lock()
-					failures = append(failures, err)
-					mu.Unlock()
-				}
-			}()
+			echoes = append(echoes, echoCall{s: us.s, text: fmt.Sprintf("%s/%d", us.user, j)})
 		}
 	}
-	close(start)
-	wg.Wait()
-	if len(failures) > 0 {
-		t.Errorf("%d of %d calls failed; the first: %v", len(failures), calls, failures[0])
-	}
+	failed := echoAllAtOnce(t, ctx, echoes)
 	assert.Equal(t, users, k.TokenRequests(oauthtest.GrantRefreshToken), "one refresh per user")
 	assert.Equal(t, users, k.TokenRequests(oauthtest.GrantAuthorizationCode), "no new sign-in")
 	assert.Equal(t, calls, k.RefusedPosts()-refusedBefore, "every call was refused once with its revoked token, none twice")
@@ -299,5 +276,5 @@ func TestOAuthSubjectsRefreshStorm(t *testing.T) {
 		}
 	}
 	t.Logf("%d calls across %d sessions of %d users: %d failures, %d refresh requests",
-		calls, len(all), users, len(failures), k.TokenRequests(oauthtest.GrantRefreshToken))
+		calls, len(all), users, failed, k.TokenRequests(oauthtest.GrantRefreshToken))
 }

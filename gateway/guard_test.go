@@ -13,28 +13,14 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mcpengine/mcpengine/gateway"
+	"github.com/mcpengine/mcpengine/internal/testkit"
 )
 
 // request sends one request with the given Host and headers on a
 // connection of its own and returns its status.
 func request(t *testing.T, method, url, host, body string, header ...string) int {
 	t.Helper()
-	var rd io.Reader
-	if body != "" {
-		rd = strings.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(testCtx(t, 30*time.Second), method, url, rd)
-	require.NoError(t, err)
-	req.Host = host
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	for i := 0; i+1 < len(header); i += 2 {
-		req.Header.Set(header[i], header[i+1])
-	}
-	tr := &http.Transport{DisableKeepAlives: true}
-	defer tr.CloseIdleConnections()
-	resp, err := (&http.Client{Transport: tr}).Do(req)
-	require.NoError(t, err)
+	resp := testkit.RequestAs(t, testCtx(t, 30*time.Second), method, url, host, body, header...)
 	_ = resp.Body.Close() // an open stream ends here; its status is the answer
 	return resp.StatusCode
 }

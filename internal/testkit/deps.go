@@ -17,7 +17,7 @@ import (
 // imports are not walked, as they would only repeat the finding.
 func ForbiddenLinks(tb testing.TB, pkg string, forbidden func(string) bool, buildFlags ...string) []string {
 	tb.Helper()
-	graph := importGraph(tb, pkg, buildFlags)
+	graph := ImportGraph(tb, pkg, buildFlags...)
 	if _, ok := graph[pkg]; !ok {
 		tb.Fatalf("go list -deps did not report %s", pkg)
 	}
@@ -33,7 +33,7 @@ func ForbiddenLinks(tb testing.TB, pkg string, forbidden func(string) bool, buil
 			}
 			parent[imp] = p
 			if forbidden(imp) {
-				found = append(found, chain(parent, imp))
+				found = append(found, ImportChain(parent, imp))
 				continue
 			}
 			queue = append(queue, imp)
@@ -42,9 +42,9 @@ func ForbiddenLinks(tb testing.TB, pkg string, forbidden func(string) bool, buil
 	return found
 }
 
-// importGraph is every non-standard package pkg depends on, with its
-// imports, as the build for this platform sees it.
-func importGraph(tb testing.TB, pkg string, buildFlags []string) map[string][]string {
+// ImportGraph is every non-standard package pkg depends on, with its
+// imports, as the build for this platform sees it (what a binary links).
+func ImportGraph(tb testing.TB, pkg string, buildFlags ...string) map[string][]string {
 	tb.Helper()
 	args := append([]string{"list", "-deps"}, buildFlags...)
 	args = append(args, "-f", `{{if not .Standard}}{{.ImportPath}}{{range .Imports}} {{.}}{{end}}{{end}}`, pkg)
@@ -70,8 +70,9 @@ func importGraph(tb testing.TB, pkg string, buildFlags []string) map[string][]st
 	return graph
 }
 
-// chain is the import path from the walk's start to pkg.
-func chain(parent map[string]string, pkg string) string {
+// ImportChain is the import path from a walk's start to pkg, given each
+// package's parent in the walk.
+func ImportChain(parent map[string]string, pkg string) string {
 	var c []string
 	for p := pkg; p != ""; p = parent[p] {
 		c = append(c, p)
