@@ -11,7 +11,7 @@ func Suggest(name string, known []string) string {
 	lower := strings.ToLower(name)
 	best, bestDist := "", -1
 	for _, k := range known {
-		d := distance(lower, strings.ToLower(k))
+		d := Distance(lower, strings.ToLower(k))
 		if bestDist < 0 || d < bestDist {
 			best, bestDist = k, d
 		}
@@ -22,10 +22,10 @@ func Suggest(name string, known []string) string {
 	return best
 }
 
-// distance is the optimal string alignment distance of a and b: the
+// Distance is the optimal string alignment distance of a and b: the
 // Levenshtein distance where swapping two adjacent letters is one edit
 // ("dney" for "deny").
-func distance(a, b string) int {
+func Distance(a, b string) int {
 	prev2 := make([]int, len(b)+1)
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)

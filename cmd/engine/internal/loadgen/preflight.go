@@ -9,6 +9,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/mcpengine/mcpengine/internal/configcheck"
 	"github.com/mcpengine/mcpengine/messages"
 )
 
@@ -47,7 +48,7 @@ func missingTool(name string, have []string) string {
 	}
 	best, bestDist := "", -1
 	for _, h := range have {
-		if d := editDistance(strings.ToLower(name), strings.ToLower(h)); bestDist < 0 || d < bestDist {
+		if d := configcheck.Distance(strings.ToLower(name), strings.ToLower(h)); bestDist < 0 || d < bestDist {
 			best, bestDist = h, d
 		}
 	}
