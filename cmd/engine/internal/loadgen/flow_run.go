@@ -67,17 +67,7 @@ func (r *runner) think(t Think, timer **time.Timer) bool {
 	if d <= 0 {
 		return true
 	}
-	if *timer == nil {
-		*timer = time.NewTimer(d)
-	} else {
-		(*timer).Reset(d)
-	}
-	select {
-	case <-(*timer).C:
-		return true
-	case <-r.callCtx.Done():
-		return false
-	}
+	return r.wait(d, timer)
 }
 
 // judge classifies a step's answer: the tool result's status and schema

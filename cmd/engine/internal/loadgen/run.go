@@ -757,21 +757,25 @@ const preciseWindow = 1500 * time.Microsecond
 // maxPreciseSleepers bounds the threads parked in preciseSleep.
 const maxPreciseSleepers = 8
 
+// wait sleeps d on the worker's one timer (made at its first wait, reset
+// after); false if the caller's context ended first.
+func (r *runner) wait(d time.Duration, timer **time.Timer) bool {
+	if *timer == nil {
+		*timer = time.NewTimer(d)
+	} else {
+		(*timer).Reset(d)
+	}
+	select {
+	case <-(*timer).C:
+		return true
+	case <-r.callCtx.Done():
+		return false
+	}
+}
+
 // sleepUntil waits until at; false if the caller's context ended.
 func (r *runner) sleepUntil(at time.Time, timer **time.Timer) bool {
-	wait := func(d time.Duration) bool {
-		if *timer == nil {
-			*timer = time.NewTimer(d)
-		} else {
-			(*timer).Reset(d)
-		}
-		select {
-		case <-(*timer).C:
-			return true
-		case <-r.callCtx.Done():
-			return false
-		}
-	}
+	wait := func(d time.Duration) bool { return r.wait(d, timer) }
 	if d := time.Until(at) - preciseWindow; d > 0 && !wait(d) {
 		return false
 	}
