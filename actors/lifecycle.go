@@ -244,11 +244,13 @@ func (a *sessionActor) connectionFailed(err error) {
 			err = ae // the same credentials would be refused again
 		}
 	}
-	var failed transport.Conn
+	var stderr []byte
 	served := false
 	if a.conn != nil {
-		failed = a.conn.conn
-		err = withServerStderr(err, serverStderr(failed))
+		// The transport waits, briefly, for a dead child's last lines
+		// (stdio's Stderr): read once, for this error and for giving up.
+		stderr = serverStderr(a.conn.conn)
+		err = withServerStderr(err, stderr)
 		served = a.readySince != 0 && a.sh.stats.FramesIn.Load() > a.conn.framesAtReady
 	}
 	a.sh.cfg.Logger.Debug("connection failed", slog.String("session", a.sh.name), slog.Any("error", err))
@@ -260,7 +262,7 @@ func (a *sessionActor) connectionFailed(err error) {
 	a.restarts().ConnectionEnded(readyFor, served)
 	a.sessionEnded(err)
 	a.dropConnection(context.Background())
-	a.retryOrGiveUp(err, failed)
+	a.retryOrGiveUp(err, stderr)
 }
 
 // restarts is the actor's restart policy state, made at its first failed
@@ -286,14 +288,14 @@ func (a *sessionActor) retryLater(err error) { a.retryOrGiveUp(err, nil) }
 // good: when the failure is permanent, when its budget is spent, when the
 // first connection could not reach the server, or when a session that was
 // never ready has seen its server fail before the handshake
-// StartAttempts times (failed is the last try's connection, nil when the
-// dial itself failed).
-func (a *sessionActor) retryOrGiveUp(err error, failed transport.Conn) {
+// StartAttempts times (stderr is what the server wrote on the last try,
+// nil when the dial itself failed).
+func (a *sessionActor) retryOrGiveUp(err error, stderr []byte) {
 	if ce := a.unreachableAtFirstConnect(err); ce != nil {
 		a.closeForGood(ce)
 		return
 	}
-	if se := a.startGivenUp(err, failed); se != nil {
+	if se := a.startGivenUp(err, stderr); se != nil {
 		a.closeForGood(se)
 		return
 	}

@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"regexp"
-	"time"
 
 	"github.com/mcpengine/mcpengine/mcperr"
 	"github.com/mcpengine/mcpengine/supervisor"
-	"github.com/mcpengine/mcpengine/transport"
 )
 
 // DefaultStartAttempts is SessionConfig.StartAttempts' default: enough to
@@ -21,7 +19,7 @@ const DefaultStartAttempts = 3
 // and the session was never ready; nil while it may try again. A session
 // that was ready once is a server that crashed, not one that cannot
 // start: it is restarted under the backoff policy without this bound.
-func (a *sessionActor) startGivenUp(err error, failed transport.Conn) *mcperr.StartupError {
+func (a *sessionActor) startGivenUp(err error, stderr []byte) *mcperr.StartupError {
 	if a.sh.cfg.RetryInitialConnect || a.sh.facts.negotiated.Load() != nil {
 		return nil
 	}
@@ -51,10 +49,6 @@ func (a *sessionActor) startGivenUp(err error, failed transport.Conn) *mcperr.St
 	if errors.As(err, &se) {
 		reason = se.Cause // the stderr is given apart, its telling lines first
 	}
-	stderr, exit := exitReport(failed)
-	if exit != nil {
-		reason = exit // "exited with code 1" says more than "broken pipe" or "EOF"
-	}
 	return &mcperr.StartupError{
 		Server:   dialerName(a.sh.cfg.Dialer),
 		Attempts: tries,
@@ -62,27 +56,6 @@ func (a *sessionActor) startGivenUp(err error, failed transport.Conn) *mcperr.St
 		Stderr:   tellingLines(stderr),
 		Cause:    err,
 	}
-}
-
-// exitReporter is implemented by transports that run the server as a
-// child (stdio): ExitReport waits, bounded, for its stderr to be drained
-// and says how it ended.
-type exitReporter interface {
-	ExitReport(d time.Duration) (stderr []byte, exit error)
-}
-
-// exitReportWait bounds how long giving up on a server waits for its last
-// stderr lines and its exit status. The failure is usually seen first (a
-// write to a closed pipe, the end of stdout), a moment before they can be
-// read; the connection's close, already under way, brings both. It is
-// paid once in a session's life, on the actor's turn.
-const exitReportWait = 500 * time.Millisecond
-
-func exitReport(failed transport.Conn) ([]byte, error) {
-	if r, ok := failed.(exitReporter); ok {
-		return r.ExitReport(exitReportWait)
-	}
-	return serverStderr(failed), nil
 }
 
 // handshakeTimedOut reports whether err is the handshake's own timeout

@@ -97,16 +97,8 @@ func newConn(cfg Config, cmd *exec.Cmd, p *pipes) *Conn {
 // then *ProcessExitedError, wrapping io.EOF or io.ErrUnexpectedEOF.
 func (c *Conn) ReadFrame() ([]byte, error) {
 	b, err := c.framed.ReadFrame()
-	if err != nil && (err == io.EOF || err == io.ErrUnexpectedEOF) {
-		if c.dead.Load() {
-			e := *c.exitErr
-			e.Err = err
-			return nil, &e
-		}
-		if e := c.exitedAfterEOF(); e != nil {
-			e.Err = err
-			return nil, e
-		}
+	if err == io.EOF || err == io.ErrUnexpectedEOF {
+		return nil, c.exitedInstead(err)
 	}
 	return b, err
 }

@@ -18,7 +18,7 @@ import (
 // dereference the root package's TestConnectFailsForAServerThatDies...
 // hit about once in a hundred runs under -race; this loop did not catch
 // it in 200 starts, so it guards the report rather than the race). Each
-// start must drain the line and report the exit status.
+// start must end its read with the exit status and have drained the line.
 func TestAChildThatWritesStderrAndExitsAtOnceIsReported(t *testing.T) {
 	for i := 0; i < 40; i++ {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -27,28 +27,13 @@ func TestAChildThatWritesStderrAndExitsAtOnceIsReported(t *testing.T) {
 		require.NoError(t, err)
 		c := conn.(*Conn)
 		_, rerr := c.ReadFrame()
-		require.Error(t, rerr)
-		stderr, exit := c.ExitReport(10 * time.Second)
-		assert.Equal(t, "Error: boom\n", string(stderr), "start %d", i)
+		assert.Equal(t, "Error: boom\n", string(c.Stderr()), "start %d", i)
 		var pe *ProcessExitedError
-		if assert.True(t, errors.As(exit, &pe), "start %d: exit %v", i, exit) {
+		if assert.True(t, errors.As(rerr, &pe), "start %d: read error %v", i, rerr) {
 			assert.Equal(t, 7, pe.Code)
 		}
 		cctx, ccancel := context.WithTimeout(context.Background(), 10*time.Second)
 		require.NoError(t, c.Close(cctx))
 		ccancel()
 	}
-}
-
-// ExitReport of a child that is still running returns by its bound,
-// without an exit.
-func TestExitReportOfARunningChildReturnsByItsBound(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	conn, err := NewDialer(Config{Command: "sh", Args: []string{"-c", "echo hello >&2; exec sleep 60"}}).Dial(ctx)
-	require.NoError(t, err)
-	c := conn.(*Conn)
-	defer func() { _ = c.Close(context.Background()) }()
-	_, exit := c.ExitReport(50 * time.Millisecond)
-	assert.NoError(t, exit)
 }
