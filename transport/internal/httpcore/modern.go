@@ -2,8 +2,6 @@ package httpcore
 
 import (
 	"bytes"
-	"encoding/base64"
-	"strings"
 	"unsafe"
 
 	"github.com/mcpengine/mcpengine/messages"
@@ -139,34 +137,8 @@ func decodeModern(params []byte) (modernFields, bool) {
 	return modernFields{version: p.Meta.Version, name: p.Name, uri: p.URI}, true
 }
 
-const (
-	sentinelOpen  = "=?base64?"
-	sentinelClose = "?="
-)
-
-// EncodeHeaderValue returns s as the 2026-07-28 transport carries a value
-// in a header (httpserve.DecodeHeaderValue is the server's side): as it is when it is plain (visible ASCII and inner spaces
-// or tabs), else Base64 of its UTF-8 between the =?base64? and ?= markers
-// (also when the plain value looks like such an encoding).
-func EncodeHeaderValue(s string) string {
-	if plainHeaderValue(s) && !(strings.HasPrefix(s, sentinelOpen) && strings.HasSuffix(s, sentinelClose)) {
-		return s
-	}
-	return sentinelOpen + base64.StdEncoding.EncodeToString([]byte(s)) + sentinelClose
-}
-
-func plainHeaderValue(s string) bool {
-	if s == "" {
-		return true
-	}
-	if s[0] == ' ' || s[0] == '\t' || s[len(s)-1] == ' ' || s[len(s)-1] == '\t' {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if (c < 0x21 || c > 0x7E) && c != ' ' && c != '\t' {
-			return false
-		}
-	}
-	return true
-}
+// EncodeHeaderValue is messages.EncodeHeaderValue, the one encoding of a
+// value the 2026-07-28 transport carries in a header (Mcp-Name here,
+// Mcp-Param-* for tool arguments): plain when visible ASCII with inner
+// spaces, else Base64 between the =?base64? and ?= markers.
+func EncodeHeaderValue(s string) string { return messages.EncodeHeaderValue(s) }
